@@ -1,0 +1,50 @@
+// Assembles the HTTP API: hardened Fastify defaults, then shared plugins, then route modules.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerSwagger } from './plugins/swagger.js';
+import { loggerOptions, requestIdFrom } from './logging.js';
+import type { Services } from './services.js';
+import { miscRoutes } from './routes/misc.js';
+
+export interface BuildOptions {
+  /** Route modules added by later features; each is a Fastify plugin function. */
+  routes?: Array<(app: FastifyInstance) => Promise<void>>;
+  logger?: boolean;
+}
+
+export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT,
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    requestIdHeader: false,
+    requestTimeout: 120_000,
+    connectionTimeout: 0,
+    keepAliveTimeout: 72_000,
+    maxParamLength: 1000,
+    return503OnClosing: true,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: {
+      customOptions: {
+        removeAdditional: true,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('services', services);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app, config.APP_URL);
+  await registerSwagger(app, config);
+
+  await app.register(miscRoutes, { prefix: '/' });
+  for (const routes of options.routes ?? []) await app.register(routes);
+  return app;
+}

@@ -1,0 +1,42 @@
+// The OpenAPI document, generated from the route schemas, at /swagger.v1.json, and the Swagger
+// UI at /api/swagger — both only when ENABLE_SWAGGER is on, as in Gitea.
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from '../../app/config.js';
+
+export const SERVICE_VERSION = '1.24.0+pullhost';
+
+export async function registerSwagger(app: FastifyInstance, config: Config): Promise<void> {
+  if (!config.ENABLE_SWAGGER) return;
+  const base = new URL(config.APP_URL);
+  await app.register(swagger, {
+    swagger: {
+      info: {
+        title: 'Gitea-compatible API',
+        description: 'Pull requests, markup rendering, tokens and access; wire-compatible with Gitea /api/v1.',
+        version: SERVICE_VERSION,
+      },
+      host: base.host,
+      basePath: '/',
+      schemes: [base.protocol.replace(':', '')],
+      consumes: ['application/json', 'text/plain'],
+      produces: ['application/json', 'text/html'],
+      securityDefinitions: {
+        BasicAuth: { type: 'basic' },
+        Token: { type: 'apiKey', name: 'token', in: 'query' },
+        AccessToken: { type: 'apiKey', name: 'access_token', in: 'query' },
+        AuthorizationHeaderToken: { type: 'apiKey', name: 'Authorization', in: 'header', description: 'API tokens must be prepended with "token" followed by a space.' },
+        SudoParam: { type: 'apiKey', name: 'sudo', in: 'query', description: 'Sudo API request as the user provided as the key. Admin privileges are required.' },
+        SudoHeader: { type: 'apiKey', name: 'Sudo', in: 'header', description: 'Sudo API request as the user provided as the key. Admin privileges are required.' },
+        TOTPHeader: { type: 'apiKey', name: 'X-GITEA-OTP', in: 'header', description: 'Must be used in combination with BasicAuth if two-factor authentication is enabled.' },
+      },
+      security: [
+        { BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] },
+        { SudoParam: [] }, { SudoHeader: [] }, { TOTPHeader: [] },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/swagger', uiConfig: { url: '/swagger.v1.json' } as never });
+  app.get('/swagger.v1.json', { schema: { hide: true } }, async () => app.swagger());
+}

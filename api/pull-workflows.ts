@@ -1,0 +1,68 @@
+// The API's side of the per-pull-request workflows: Update-With-Start so that the first
+// operation starts the workflow, and signal-with-start for notifications.
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import type { UpdateDefinition, SignalDefinition } from '@temporalio/common';
+import { pullRequestWorkflow } from '../workflows/pull.js';
+import { pullWorkflowId, type OperationOutcome, type PullKey } from '../workflows/pull-messages.js';
+
+export interface PullWorkflowSettings {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}
+
+export class PullWorkflowClient {
+  private constructor(
+    readonly client: Client,
+    private readonly connection: Connection,
+    private readonly taskQueue: string,
+  ) {}
+
+  static async connect(s: PullWorkflowSettings): Promise<PullWorkflowClient> {
+    const connection = await Connection.connect({ address: s.address, connectTimeout: '5 seconds' });
+    return new PullWorkflowClient(new Client({ connection, namespace: s.namespace }), connection, s.taskQueue);
+  }
+
+  private startOperation(key: PullKey) {
+    return new WithStartWorkflowOperation(pullRequestWorkflow, {
+      workflowId: pullWorkflowId(key),
+      taskQueue: this.taskQueue,
+      args: [{ key }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      memo: { repoId: key.repoId, index: key.index },
+    });
+  }
+
+  /**
+   * Runs one operation in the pull request's workflow, starting it when needed. The update id is
+   * the request's idempotency key: a retried request gets the first answer back.
+   */
+  async execute<A extends unknown[]>(
+    key: PullKey,
+    update: UpdateDefinition<OperationOutcome, A>,
+    args: A,
+    idempotencyKey: string,
+  ): Promise<OperationOutcome> {
+    return this.client.workflow.executeUpdateWithStart(update, {
+      args,
+      updateId: idempotencyKey,
+      startWorkflowOperation: this.startOperation(key),
+    });
+  }
+
+  async signal<A extends unknown[]>(key: PullKey, signal: SignalDefinition<A>, args: A): Promise<void> {
+    const options = {
+      workflowId: pullWorkflowId(key),
+      taskQueue: this.taskQueue,
+      args: [{ key }] as [{ key: PullKey }],
+      signal: signal.name,
+      signalArgs: args as unknown[],
+      memo: { repoId: key.repoId, index: key.index },
+    };
+    await this.client.workflow.signalWithStart(pullRequestWorkflow, options as never);
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,4 @@
+// Every resource's route module, in the order they are registered.
+import type { FastifyInstance } from 'fastify';
+
+export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [];

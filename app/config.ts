@@ -1,0 +1,142 @@
+// The service's one configuration object: read once from the environment (and an optional
+// JSON file named by CONFIG_FILE), validated with TypeBox, with Gitea's setting names.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Type, { type Static } from 'typebox';
+import Value from 'typebox/value';
+
+const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+
+export const ConfigSchema = Type.Object({
+  APP_URL: Type.String({ minLength: 1, description: 'Public URL of the service, ends with /' }),
+  HTTP_ADDR: Type.String({ minLength: 1 }),
+  HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65535 }),
+  APP_DATA_PATH: Type.String({ minLength: 1 }),
+  ENABLE_SWAGGER: Type.Boolean(),
+  MAX_RESPONSE_ITEMS: Type.Integer({ minimum: 1, maximum: 10000 }),
+  DEFAULT_PAGING_NUM: Type.Integer({ minimum: 1, maximum: 10000 }),
+  MAX_GIT_DIFF_LINES: Type.Integer({ minimum: 1 }),
+  MAX_GIT_DIFF_LINE_CHARACTERS: Type.Integer({ minimum: 1 }),
+  MAX_GIT_DIFF_FILES: Type.Integer({ minimum: 1 }),
+  BODY_LIMIT: Type.Integer({ minimum: 1024, description: 'largest JSON body in bytes' }),
+  MARKUP_BODY_LIMIT: Type.Integer({ minimum: 1024, description: 'largest markdown source in bytes' }),
+  DB_TYPE: Type.Union([Type.Literal('sqlite3'), Type.Literal('mysql')]),
+  DB_HOST: Type.String(),
+  DB_NAME: Type.String(),
+  DB_USER: Type.String(),
+  DB_PASSWD: Type.String(),
+  DB_PATH: Type.String({ description: 'SQLite file; defaults to APP_DATA_PATH/pullhost.db' }),
+  DB_MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1000 }),
+  TEMPORAL_ADDRESS: Type.String({ description: 'empty: start the dev server as a child process' }),
+  TEMPORAL_NAMESPACE: Type.String({ minLength: 1 }),
+  TEMPORAL_TASK_QUEUE: Type.String({ minLength: 1 }),
+  TEMPORAL_DEV_PORT: Port,
+  TEMPORAL_UI_PORT: Port,
+  TEMPORAL_CLI_PATH: Type.String(),
+  POOL_MIN_THREADS: Type.Integer({ minimum: 1, maximum: 256 }),
+  POOL_MAX_THREADS: Type.Integer({ minimum: 1, maximum: 256 }),
+  POOL_MAX_QUEUE: Type.Integer({ minimum: 1 }),
+  POOL_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100 }),
+  SECRET_KEY: Type.String({ description: 'server secret; generated under APP_DATA_PATH when empty' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  METRICS_TOKEN: Type.String(),
+  WORK_IN_PROGRESS_PREFIXES: Type.String(),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+const defaults = (dataPath: string): Record<string, string> => ({
+  APP_URL: '',
+  HTTP_ADDR: '0.0.0.0',
+  HTTP_PORT: '3000',
+  APP_DATA_PATH: dataPath,
+  ENABLE_SWAGGER: 'true',
+  MAX_RESPONSE_ITEMS: '50',
+  DEFAULT_PAGING_NUM: '30',
+  MAX_GIT_DIFF_LINES: '1000',
+  MAX_GIT_DIFF_LINE_CHARACTERS: '5000',
+  MAX_GIT_DIFF_FILES: '100',
+  BODY_LIMIT: String(1024 * 1024),
+  MARKUP_BODY_LIMIT: String(2 * 1024 * 1024),
+  DB_TYPE: 'sqlite3',
+  DB_HOST: '127.0.0.1:3306',
+  DB_NAME: 'pullhost',
+  DB_USER: 'root',
+  DB_PASSWD: '',
+  DB_PATH: '',
+  DB_MAX_CONNECTIONS: '10',
+  TEMPORAL_ADDRESS: '',
+  TEMPORAL_NAMESPACE: 'default',
+  TEMPORAL_TASK_QUEUE: 'pullhost',
+  TEMPORAL_DEV_PORT: '7233',
+  TEMPORAL_UI_PORT: '8233',
+  TEMPORAL_CLI_PATH: '',
+  POOL_MIN_THREADS: '1',
+  POOL_MAX_THREADS: '2',
+  POOL_MAX_QUEUE: '256',
+  POOL_TASK_TIMEOUT_MS: '10000',
+  SECRET_KEY: '',
+  LOG_LEVEL: 'info',
+  METRICS_TOKEN: '',
+  WORK_IN_PROGRESS_PREFIXES: 'WIP:,[WIP]',
+});
+
+export class ConfigError extends Error {}
+
+/** Converts the string forms of the environment into the schema's types, naming the bad setting. */
+function coerce(name: string, raw: string, schema: { type?: unknown }): unknown {
+  if (schema.type === 'integer') {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+    return Number(raw.trim());
+  }
+  if (schema.type === 'boolean') {
+    const v = raw.trim().toLowerCase();
+    if (['1', 't', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'f', 'false', 'no', 'off'].includes(v)) return false;
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const fileValues: Record<string, string> = {};
+  if (env.CONFIG_FILE) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(env.CONFIG_FILE, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`CONFIG_FILE ${env.CONFIG_FILE} could not be read as JSON: ${(err as Error).message}`);
+    }
+    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) fileValues[k] = String(v);
+  }
+  const dataPath = resolve(cwd, env.APP_DATA_PATH ?? fileValues.APP_DATA_PATH ?? './data');
+  const base = defaults(dataPath);
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
+    const raw = env[name] ?? fileValues[name] ?? base[name];
+    out[name] = coerce(name, raw, schema as { type?: unknown });
+  }
+  out.APP_DATA_PATH = dataPath;
+  if (!out.APP_URL) out.APP_URL = `http://localhost:${out.HTTP_PORT}/`;
+  if (!String(out.APP_URL).endsWith('/')) out.APP_URL = `${out.APP_URL}/`;
+  if (!out.DB_PATH) out.DB_PATH = resolve(dataPath, 'pullhost.db');
+  const firstError = Value.Errors(ConfigSchema, out)[0];
+  if (firstError) {
+    const setting = firstError.instancePath.replace(/^\//, '') || 'configuration';
+    throw new ConfigError(`${setting}: ${firstError.message}`);
+  }
+  const cfg = out as Config;
+  if (cfg.POOL_MIN_THREADS > cfg.POOL_MAX_THREADS) {
+    throw new ConfigError('POOL_MIN_THREADS must not exceed POOL_MAX_THREADS');
+  }
+  try {
+    new URL(cfg.APP_URL);
+  } catch {
+    throw new ConfigError(`APP_URL must be an absolute URL, got "${cfg.APP_URL}"`);
+  }
+  return cfg;
+}
+
+export function wipPrefixes(cfg: Config): string[] {
+  return cfg.WORK_IN_PROGRESS_PREFIXES.split(',').map((p) => p.trim()).filter(Boolean);
+}

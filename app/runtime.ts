@@ -1,0 +1,98 @@
+// Starts the real parts for one process role and stops them cleanly: database, Temporal (dev
+// server when no address is configured), worker, pool and HTTP API.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Config } from './config.js';
+import { temporalCliPath } from './paths.js';
+import { startDevServer, type DevServer } from './temporal-dev-server.js';
+import { loadSecretKey } from './secret.js';
+import { ensureDatabaseExists, openDatabase, type Db } from '../db/connection.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createTaskPool, type TaskPool } from '../workers/pool.js';
+import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
+import { PullWorkflowClient } from '../api/pull-workflows.js';
+import { buildApp } from '../api/app.js';
+import { allRoutes } from '../api/routes/index.js';
+
+export type Role = 'serve' | 'api' | 'worker';
+
+export interface Runtime {
+  config: Config;
+  db: Db;
+  app?: FastifyInstance;
+  worker?: RunningWorker;
+  devServer?: DevServer;
+  temporalAddress: string;
+  stop(): Promise<void>;
+}
+
+export class StartupError extends Error {}
+
+async function openAndMigrate(config: Config): Promise<Db> {
+  try {
+    await ensureDatabaseExists(config);
+    const db = openDatabase(config);
+    await migrateToLatest(db);
+    return db;
+  } catch (err) {
+    const where = config.DB_TYPE === 'mysql' ? `MySQL at ${config.DB_HOST} (database ${config.DB_NAME})` : `SQLite at ${config.DB_PATH}`;
+    throw new StartupError(`cannot use the database, ${where}: ${(err as Error).message}`);
+  }
+}
+
+export async function startRuntime(config: Config, role: Role): Promise<Runtime> {
+  const log = pino({ level: config.LOG_LEVEL });
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err) => log.error({ err }, 'error while stopping'));
+  };
+  try {
+    const db = await openAndMigrate(config);
+    stops.push(() => db.destroy());
+
+    let temporalAddress = config.TEMPORAL_ADDRESS;
+    let devServer: DevServer | undefined;
+    if (!temporalAddress) {
+      if (role !== 'serve') throw new StartupError(`the ${role} role needs TEMPORAL_ADDRESS (only serve starts a dev server)`);
+      log.info('starting the Temporal dev server');
+      devServer = await startDevServer({
+        cliPath: temporalCliPath(config.TEMPORAL_CLI_PATH),
+        dbFile: join(config.APP_DATA_PATH, 'temporal.db'),
+        port: config.TEMPORAL_DEV_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+      }).catch((err) => { throw new StartupError((err as Error).message); });
+      stops.push(() => devServer!.stop());
+      temporalAddress = devServer.address;
+    }
+    const temporal = { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE };
+
+    let worker: RunningWorker | undefined;
+    if (role === 'serve' || role === 'worker') {
+      worker = await startTemporalWorker(temporal, { db }).catch((err) => {
+        throw new StartupError(`cannot start the Temporal worker against ${temporal.address}: ${(err as Error).message}`);
+      });
+      stops.push(() => worker!.shutdown());
+    }
+
+    let app: FastifyInstance | undefined;
+    if (role === 'serve' || role === 'api') {
+      const pool = createTaskPool(config);
+      stops.push(() => pool.destroy());
+      const pullWorkflows = await PullWorkflowClient.connect(temporal).catch((err) => {
+        throw new StartupError(`cannot reach Temporal at ${temporal.address}: ${(err as Error).message}`);
+      });
+      stops.push(() => pullWorkflows.close());
+      const secretKey = loadSecretKey(config.SECRET_KEY, config.APP_DATA_PATH);
+      const built = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: allRoutes });
+      app = built;
+      stops.push(() => built.close());
+      await built.listen({ host: config.HTTP_ADDR, port: config.HTTP_PORT });
+    }
+
+    return { config, db, app, worker, devServer, temporalAddress, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,84 @@
+// Runs the Temporal dev server (the Temporal CLI) as a child process when no Temporal address is
+// configured, keeping its state in a file so workflows survive restarts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface DevServerOptions {
+  cliPath: string;
+  /** Absent: in-memory (tests). */
+  dbFile?: string;
+  port: number;
+  uiPort: number;
+  namespaces?: string[];
+  log?: (line: string) => void;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Search attributes the pull request workflows set, so the Temporal UI can find them. */
+export const PULL_SEARCH_ATTRIBUTES = ['PullRepository=Keyword', 'PullIndex=Int', 'PullState=Keyword'];
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
+  if (await portOpen(o.port)) {
+    throw new Error(`port ${o.port} is already in use: set TEMPORAL_DEV_PORT to a free port, or TEMPORAL_ADDRESS to use that server`);
+  }
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--ui-port', String(o.uiPort), '--log-level', 'error',
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
+    '--dynamic-config-value', 'frontend.workerVersioningWorkflowAPIs=true'];
+  for (const attr of PULL_SEARCH_ATTRIBUTES) args.push('--search-attribute', attr);
+  if (o.dbFile) {
+    mkdirSync(dirname(o.dbFile), { recursive: true });
+    args.push('--db-filename', o.dbFile);
+  }
+  for (const ns of o.namespaces ?? []) args.push('--namespace', ns);
+
+  const child: ChildProcess = spawn(o.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let exited = false;
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+    o.log?.(chunk.toString().trimEnd());
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exitPromise = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
+  const spawnError = new Promise<never>((_, reject) => child.once('error', (err) => reject(new Error(`could not run the Temporal CLI at ${o.cliPath}: ${err.message}`))));
+  spawnError.catch(() => {});
+
+  const deadline = Date.now() + 60_000;
+  while (!(await portOpen(o.port))) {
+    if (exited) throw new Error(`the Temporal dev server exited during start-up:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('the Temporal dev server did not open its port within 60 s');
+    }
+    await Promise.race([new Promise((r) => setTimeout(r, 100)), spawnError]);
+  }
+
+  return {
+    address: `127.0.0.1:${o.port}`,
+    uiUrl: `http://localhost:${o.uiPort}`,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exitPromise;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// Account rules: creating users (admin API, admin command line) with Gitea's validation.
+import type { Knex } from 'knex';
+import { UnprocessableError, BadRequestError } from './errors.js';
+import { hashPassword, MAX_PASSWORD_LENGTH } from './auth/passwords.js';
+import { isValidEmail, usernameProblem } from './auth/usernames.js';
+import { isUniqueViolation } from '../db/connection.js';
+import { usersStore, type UserRow } from '../db/users.js';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password: string;
+  fullName?: string;
+  isAdmin?: boolean;
+  mustChangePassword?: boolean;
+  restricted?: boolean;
+  visibility?: 'public' | 'limited' | 'private';
+  createdUnix?: number;
+}
+
+export async function createUser(db: Knex, input: CreateUserInput): Promise<UserRow> {
+  const problem = usernameProblem(input.username);
+  if (problem) throw new UnprocessableError(problem.message);
+  if (!isValidEmail(input.email)) throw new UnprocessableError(`e-mail invalid [email: ${input.email}]`);
+  if (typeof input.password !== 'string' || input.password.length < MIN_PASSWORD_LENGTH) throw new BadRequestError('PasswordIsRequired');
+  if (input.password.length > MAX_PASSWORD_LENGTH) throw new BadRequestError('PasswordComplexity');
+
+  const users = usersStore(db);
+  if (await users.byName(input.username)) throw new UnprocessableError(`user already exists [name: ${input.username}]`);
+  if (await users.emailTaken(input.email)) throw new UnprocessableError(`e-mail already in use [email: ${input.email}]`);
+
+  const passwdHash = await hashPassword(input.password);
+  try {
+    const id = await users.insert({
+      name: input.username,
+      email: input.email,
+      passwd_hash: passwdHash,
+      full_name: input.fullName ?? '',
+      is_admin: input.isAdmin ?? false,
+      must_change_password: input.mustChangePassword ?? false,
+      restricted: input.restricted ?? false,
+      visibility: input.visibility ?? 'public',
+      created_unix: input.createdUnix,
+    });
+    return (await users.byId(id))!;
+  } catch (err) {
+    // Two concurrent creations of one name: the unique index decides, the loser gets a 422.
+    if (isUniqueViolation(err)) throw new UnprocessableError(`user already exists [name: ${input.username}]`);
+    throw err;
+  }
+}

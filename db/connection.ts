@@ -1,0 +1,99 @@
+// Opens the database: MariaDB/MySQL through mysql2 in production and tests, SQLite (better-sqlite3)
+// as the embedded default. Everything else talks to the `Knex` this returns.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+export interface DatabaseSettings {
+  DB_TYPE: 'sqlite3' | 'mysql';
+  DB_HOST: string;
+  DB_NAME: string;
+  DB_USER: string;
+  DB_PASSWD: string;
+  DB_PATH: string;
+  DB_MAX_CONNECTIONS: number;
+}
+
+export type Db = Knex;
+
+export function splitHostPort(hostPort: string): { host: string; port: number } {
+  const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(hostPort.trim());
+  return { host: m?.[1] ?? '127.0.0.1', port: m?.[2] ? Number(m[2]) : 3306 };
+}
+
+export function mysqlConnection(s: DatabaseSettings, database?: string): Knex.MySql2ConnectionConfig {
+  const { host, port } = splitHostPort(s.DB_HOST);
+  return {
+    host,
+    port,
+    user: s.DB_USER,
+    password: s.DB_PASSWD,
+    database,
+    charset: 'utf8mb4',
+    // Keep 64-bit ids as numbers: ids stay far below 2^53.
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    dateStrings: true,
+    connectTimeout: 5000,
+  };
+}
+
+export function openDatabase(s: DatabaseSettings): Db {
+  if (s.DB_TYPE === 'sqlite3') {
+    mkdirSync(dirname(s.DB_PATH), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: s.DB_PATH },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('synchronous = NORMAL');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'mysql2',
+    connection: mysqlConnection(s, s.DB_NAME),
+    pool: { min: 0, max: s.DB_MAX_CONNECTIONS, acquireTimeoutMillis: 5000 },
+    acquireConnectionTimeout: 5000,
+  });
+}
+
+/** Creates the MySQL database when it does not exist (the embedded SQLite file needs nothing). */
+export async function ensureDatabaseExists(s: DatabaseSettings): Promise<void> {
+  if (s.DB_TYPE !== 'mysql') return;
+  if (!/^[A-Za-z0-9_]+$/.test(s.DB_NAME)) throw new Error(`DB_NAME must match [A-Za-z0-9_]+, got "${s.DB_NAME}"`);
+  const admin = knexFactory({ client: 'mysql2', connection: mysqlConnection(s), pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${s.DB_NAME}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+export function isSqlite(db: Db): boolean {
+  return db.client.config.client === 'better-sqlite3';
+}
+
+/** True for errors that mean "the database is unreachable right now" (answered with 503). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  const name = (err as { name?: string } | null)?.name ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'ER_CON_COUNT_ERROR', 'EPIPE'].includes(code) ||
+    name === 'KnexTimeoutError'
+  );
+}
+
+/** True when an insert failed on a unique index. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,30 @@
+// Applies the schema migrations; the list is compiled in, so it runs the same from source or dist.
+import type { Knex } from 'knex';
+import * as accounts from './migrations/0001_accounts.js';
+import * as repositories from './migrations/0002_repositories.js';
+import * as issues from './migrations/0003_issues.js';
+import * as pulls from './migrations/0004_pulls.js';
+
+type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
+
+export const migrations: ReadonlyArray<readonly [string, Migration]> = [
+  ['0001_accounts', accounts],
+  ['0002_repositories', repositories],
+  ['0003_issues', issues],
+  ['0004_pulls', pulls],
+];
+
+const source: Knex.MigrationSource<readonly [string, Migration]> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};
+
+export async function migrateToLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  return applied;
+}
+
+export async function rollbackAll(db: Knex): Promise<void> {
+  await db.migrate.rollback({ migrationSource: source }, true);
+}

@@ -1,0 +1,128 @@
+// Writing objects without a worktree: blobs, trees and commits. Merges and initial commits are built
+// from these so nothing is ever checked out.
+import { assertRevision, isValidSha } from './refs.js';
+import { gitOk, type GitEnv } from './runner.js';
+
+export interface Identity {
+  name: string;
+  email: string;
+  /**
+   * When the commit was authored or committed. A Date, or a string git accepts as a date (ISO 8601
+   * or git's raw "<unix seconds> <+hhmm>", which keeps the original time zone). Now when absent.
+   */
+  date?: Date | string;
+}
+
+export interface CommitIdentities {
+  author: Identity;
+  committer: Identity;
+}
+
+// git rejects or silently strips these; refusing them keeps what is stored equal to what was asked.
+// eslint-disable-next-line no-control-regex
+const IDENT_FORBIDDEN = /[<>\x00\n\r]/;
+
+function assertIdentity(who: Identity, role: string): void {
+  if (!who || typeof who.name !== 'string' || typeof who.email !== 'string') {
+    throw new TypeError(`${role} identity is missing`);
+  }
+  if (who.name.trim().length === 0 || IDENT_FORBIDDEN.test(who.name) || IDENT_FORBIDDEN.test(who.email)) {
+    throw new TypeError(`invalid ${role} identity: ${JSON.stringify(who)}`);
+  }
+}
+
+function gitDate(date: Date | string | undefined): string | undefined {
+  if (date === undefined) return undefined;
+  if (date instanceof Date) {
+    if (Number.isNaN(date.getTime())) throw new TypeError('invalid date');
+    return `@${Math.floor(date.getTime() / 1000)} +0000`;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f]/.test(date)) throw new TypeError(`invalid date: ${JSON.stringify(date)}`);
+  return date;
+}
+
+/** GIT_AUTHOR_* and GIT_COMMITTER_* for a command that creates commits. */
+export function identityEnv(ids: CommitIdentities): GitEnv {
+  assertIdentity(ids.author, 'author');
+  assertIdentity(ids.committer, 'committer');
+  return {
+    GIT_AUTHOR_NAME: ids.author.name,
+    GIT_AUTHOR_EMAIL: ids.author.email,
+    GIT_AUTHOR_DATE: gitDate(ids.author.date),
+    GIT_COMMITTER_NAME: ids.committer.name,
+    GIT_COMMITTER_EMAIL: ids.committer.email,
+    GIT_COMMITTER_DATE: gitDate(ids.committer.date),
+  };
+}
+
+/**
+ * What `git commit -m` stores (cleanup mode "whitespace"): trailing spaces removed from each line,
+ * runs of blank lines collapsed, leading and trailing blank lines removed, one final newline.
+ */
+export function cleanupMessage(message: string): string {
+  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
+  const out: string[] = [];
+  for (const line of lines) {
+    if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.length === 0 ? '' : `${out.join('\n')}\n`;
+}
+
+export interface CommitTreeOptions extends CommitIdentities {
+  tree: string;
+  parents: string[];
+  message: string;
+  /** 'whitespace' (default) stores what `git commit -m` would; 'verbatim' keeps the bytes given. */
+  cleanup?: 'whitespace' | 'verbatim';
+}
+
+/** Creates a commit object (no reference moves) and returns its name. The message goes by stdin. */
+export async function commitTree(repoPath: string, opts: CommitTreeOptions): Promise<string> {
+  if (!isValidSha(opts.tree)) throw new TypeError(`invalid tree: ${opts.tree}`);
+  const args = ['commit-tree'];
+  for (const p of opts.parents) {
+    if (!isValidSha(p)) throw new TypeError(`invalid parent: ${p}`);
+    args.push('-p', p);
+  }
+  args.push('--end-of-options', opts.tree);
+  const message = opts.cleanup === 'verbatim' ? opts.message : cleanupMessage(opts.message);
+  const out = await gitOk(args, { cwd: repoPath, input: message, env: identityEnv(opts) });
+  return out.trim();
+}
+
+/** Writes a blob and returns its name. */
+export async function hashBlob(repoPath: string, content: string | Buffer): Promise<string> {
+  return (await gitOk(['hash-object', '-w', '--stdin'], { cwd: repoPath, input: content })).trim();
+}
+
+export interface TreeEntry {
+  mode: '100644' | '100755' | '120000' | '040000' | '160000';
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  name: string;
+}
+
+/** Writes one tree level from its entries (names without slashes) and returns its name. */
+export async function makeTree(repoPath: string, entries: TreeEntry[]): Promise<string> {
+  const input = entries.map((e) => {
+    if (e.name.length === 0 || /[/\0]/.test(e.name) || e.name === '.' || e.name === '..') {
+      throw new TypeError(`invalid tree entry name: ${JSON.stringify(e.name)}`);
+    }
+    return `${e.mode} ${e.type} ${e.sha}\t${e.name}\0`;
+  }).join('');
+  return (await gitOk(['mktree', '-z'], { cwd: repoPath, input })).trim();
+}
+
+/** The name of the empty tree in this repository's hash format (written if absent). */
+export async function emptyTree(repoPath: string): Promise<string> {
+  return makeTree(repoPath, []);
+}
+
+/** The tree of a commit. */
+export async function treeOf(repoPath: string, commit: string): Promise<string> {
+  assertRevision(commit);
+  return (await gitOk(['rev-parse', '--verify', '--end-of-options', `${commit}^{tree}`], { cwd: repoPath })).trim();
+}

@@ -1,0 +1,217 @@
+// The one place that starts git. Every other module in git/ calls runGit, gitOk or spawnGit, so the
+// environment (system git, no user config, no prompts) and the limits are decided here and nowhere else.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { exec, spawn } from 'dugite';
+
+export type GitEnv = Record<string, string | undefined>;
+
+export interface RunGitOptions {
+  /** Working directory: the bare repository for almost every call. */
+  cwd: string;
+  /** Written to stdin, then stdin is closed. */
+  input?: string | Buffer;
+  /** Extra variables for this call (identities, GIT_INDEX_FILE, GIT_PROTOCOL...). */
+  env?: GitEnv;
+  /** Bytes allowed on stdout or stderr; the process is killed past it. */
+  maxBuffer?: number;
+  /** Milliseconds before the process is killed. */
+  timeoutMs?: number;
+  /** When given, any other exit code throws a GitError. */
+  okExitCodes?: readonly number[];
+}
+
+export interface GitResult<T extends string | Buffer = string> {
+  stdout: T;
+  stderr: string;
+  exitCode: number;
+}
+
+export const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** git ran and exited with a code the caller did not accept, or could not run to completion. */
+export class GitError extends Error {
+  override readonly name = 'GitError';
+  constructor(
+    message: string,
+    readonly args: readonly string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+    readonly reason: 'exit' | 'timeout' | 'max-buffer' | 'spawn' = 'exit',
+  ) {
+    super(message);
+  }
+}
+
+// Variables that would make git look at another repository, another object store or another config
+// than the one we name. They are removed from every call; callers that need one pass it in `env`.
+const INHERITED_GIT_VARIABLES = [
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM',
+  'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_SYSTEM', 'GIT_QUARANTINE_PATH',
+  'GIT_PROTOCOL', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER',
+  'GIT_EXTERNAL_DIFF', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_TRACE',
+  'GIT_REPLACE_REF_BASE', 'GIT_NO_REPLACE_OBJECTS', 'GIT_SHALLOW_FILE', 'GIT_GRAFT_FILE',
+  'GIT_PROTOCOL_FROM_USER', 'GIT_ALLOW_PROTOCOL', 'GIT_TEMPLATE_DIR', 'XDG_CONFIG_HOME',
+];
+
+let neutralHome: string | undefined;
+
+/** An empty private directory for HOME, so no ~/.gitconfig ever applies. Created on first use. */
+function gitHome(): string {
+  neutralHome ??= process.env.PULLHOST_GIT_HOME ?? mkdtempSync(join(tmpdir(), 'pullhost-git-home-'));
+  return neutralHome;
+}
+
+/** The environment of every git call: system git through dugite, no user or system config, no prompts. */
+export function gitEnvironment(extra: GitEnv = {}): GitEnv {
+  const env: GitEnv = {};
+  for (const name of INHERITED_GIT_VARIABLES) env[name] = undefined;
+  Object.assign(env, {
+    // dugite would otherwise look for its own embedded git, which is not downloaded here.
+    LOCAL_GIT_DIRECTORY: process.env.LOCAL_GIT_DIRECTORY ?? '/usr',
+    GIT_EXEC_PATH: process.env.GIT_EXEC_PATH ?? '/usr/lib/git-core',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    HOME: gitHome(),
+    XDG_CONFIG_HOME: gitHome(),
+    LC_ALL: 'C',
+    LANGUAGE: undefined,
+  });
+  return Object.assign(env, extra);
+}
+
+/** Throws when a value that came from a user would be read by git as an option. */
+export function assertNotOption(value: string, what = 'argument'): void {
+  if (value.length === 0 || value.startsWith('-') || value.includes('\0')) {
+    throw new TypeError(`invalid ${what}: ${JSON.stringify(value)}`);
+  }
+}
+
+async function execGit(
+  args: string[],
+  opts: RunGitOptions,
+  encoding: 'utf8' | 'buffer',
+): Promise<GitResult<string | Buffer>> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  let result;
+  try {
+    result = await exec(args, opts.cwd, {
+      env: gitEnvironment(opts.env),
+      stdin: opts.input,
+      encoding: encoding === 'buffer' ? 'buffer' : 'utf8',
+      maxBuffer: opts.maxBuffer ?? DEFAULT_MAX_BUFFER,
+      signal,
+      killSignal: 'SIGKILL',
+    });
+  } catch (err) {
+    const code = (err as { code?: unknown; cause?: { code?: unknown } }).cause?.code
+      ?? (err as { code?: unknown }).code;
+    const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+    if (signal.aborted) {
+      throw new GitError(`git ${args[0]} timed out after ${timeoutMs} ms`, args, null, stderr, 'timeout');
+    }
+    if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+      throw new GitError(`git ${args[0]} output exceeded maxBuffer`, args, null, stderr, 'max-buffer');
+    }
+    throw new GitError(`git ${args[0]} could not run: ${(err as Error).message}`, args, null, stderr, 'spawn');
+  }
+  const stderr = Buffer.isBuffer(result.stderr) ? result.stderr.toString('utf8') : result.stderr;
+  if (opts.okExitCodes && !opts.okExitCodes.includes(result.exitCode)) {
+    throw new GitError(
+      `git ${args[0]} exited with ${result.exitCode}: ${stderr.trim().slice(0, 2000)}`,
+      args,
+      result.exitCode,
+      stderr,
+    );
+  }
+  return { stdout: result.stdout, stderr, exitCode: result.exitCode };
+}
+
+/** Runs git to completion with text output. Throws only for okExitCodes mismatches, timeouts and limits. */
+export async function runGit(args: string[], opts: RunGitOptions): Promise<GitResult<string>> {
+  return (await execGit(args, opts, 'utf8')) as GitResult<string>;
+}
+
+/** Like runGit, with stdout kept as bytes (object contents, pkt-lines). */
+export async function runGitBuffer(args: string[], opts: RunGitOptions): Promise<GitResult<Buffer>> {
+  return (await execGit(args, opts, 'buffer')) as GitResult<Buffer>;
+}
+
+/** Runs git, requires exit code 0, and returns stdout. */
+export async function gitOk(args: string[], opts: RunGitOptions): Promise<string> {
+  return (await runGit(args, { okExitCodes: [0], ...opts })).stdout;
+}
+
+export interface SpawnGitOptions {
+  cwd: string;
+  env?: GitEnv;
+  /** Milliseconds before the process is killed; unlimited when absent. */
+  timeoutMs?: number;
+}
+
+/** Starts git with its streams open, for output too large to buffer and for the smart HTTP protocol. */
+export function spawnGit(args: string[], opts: SpawnGitOptions): ChildProcessWithoutNullStreams {
+  const child = spawn(args, opts.cwd, { env: gitEnvironment(opts.env) });
+  if (opts.timeoutMs !== undefined) {
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
+    timer.unref();
+    child.once('exit', () => clearTimeout(timer));
+  }
+  return child;
+}
+
+/**
+ * git's stdout as a Readable that fails (emits 'error' with a GitError) when git exits with a code
+ * outside okExitCodes, so a consumer never mistakes a truncated output for a complete one.
+ * Destroying the returned stream kills git.
+ */
+export function spawnGitReadable(
+  args: string[],
+  opts: SpawnGitOptions & { okExitCodes?: readonly number[] },
+): Readable {
+  const okCodes = opts.okExitCodes ?? [0];
+  const child = spawnGit(args, opts);
+  const out = new PassThrough();
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (stderr.length < 64 * 1024) stderr += chunk;
+  });
+  child.stdin.end();
+  child.stdout.pipe(out, { end: false });
+  let stdoutEnded = false;
+  let settled = false;
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const finish = () => {
+    if (settled || !stdoutEnded || !exit) return;
+    settled = true;
+    if (exit.code !== null && okCodes.includes(exit.code)) {
+      out.end();
+    } else {
+      const reason = exit.code === null ? `was killed by ${exit.signal}` : `exited with ${exit.code}`;
+      out.destroy(new GitError(`git ${args[0]} ${reason}: ${stderr.trim().slice(0, 2000)}`, args, exit.code, stderr));
+    }
+  };
+  child.stdout.on('end', () => {
+    stdoutEnded = true;
+    finish();
+  });
+  child.on('close', (code, signal) => {
+    exit = { code, signal };
+    stdoutEnded = true;
+    finish();
+  });
+  child.on('error', (err) => out.destroy(new GitError(`git ${args[0]} could not run: ${err.message}`, args, null, stderr, 'spawn')));
+  out.on('close', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return out;
+}

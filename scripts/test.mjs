@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Runs the whole test suite on real parts: makes sure MariaDB is up, starts one Temporal dev
+// server for the run (a namespace per test file), runs tap over the compiled tests, stops it all.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const NAMESPACES = 64;
+const say = (line) => process.stdout.write(`[test] ${line}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function portOpen(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const s = createConnection({ host, port });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port, seconds) {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (await portOpen(port)) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
+async function ensureMariaDb() {
+  const { hostname, port } = new URL(`mysql://${process.env.DB_HOST ?? '127.0.0.1:3306'}`);
+  const dbPort = Number(port || 3306);
+  if (await portOpen(dbPort, hostname)) return;
+  if (hostname !== '127.0.0.1' && hostname !== 'localhost') throw new Error(`MariaDB at ${hostname}:${dbPort} does not answer`);
+  if (!existsSync('/usr/sbin/mariadbd')) {
+    say('MariaDB is not installed: installing it from Debian packages...');
+    spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+    const r = spawnSync('apt-get', ['install', '-y', 'mariadb-server'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status !== 0) throw new Error('could not install mariadb-server');
+  }
+  say('MariaDB is not running: starting it...');
+  spawnSync('mkdir', ['-p', '/run/mysqld']);
+  spawnSync('chown', ['mysql:mysql', '/run/mysqld']);
+  spawnSync('start-stop-daemon', ['--start', '--oknodo', '--background', '--exec', '/usr/sbin/mariadbd'], { stdio: 'inherit' });
+  if (!(await waitForPort(dbPort, 60))) throw new Error('MariaDB did not start within 60 s');
+}
+
+async function startTemporal() {
+  const cli = process.env.TEMPORAL_CLI_PATH || join(root, '.tools', 'bin', 'temporal');
+  const port = await freePort();
+  const uiPort = await freePort();
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--log-level', 'error',
+    '--headless',
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
+    '--search-attribute', 'PullRepository=Keyword', '--search-attribute', 'PullIndex=Int', '--search-attribute', 'PullState=Keyword'];
+  for (let i = 0; i < NAMESPACES; i++) args.push('--namespace', `t${i}`);
+  const child = spawn(cli, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (!(await waitForPort(port, 60))) {
+    child.kill('SIGKILL');
+    throw new Error('the Temporal dev server did not start within 60 s');
+  }
+  return { child, address: `127.0.0.1:${port}` };
+}
+
+async function main() {
+  await ensureMariaDb();
+  say('starting a Temporal dev server for this run...');
+  const temporal = await startTemporal();
+  const stop = () => temporal.child.kill('SIGTERM');
+  process.on('SIGINT', () => { stop(); process.exit(130); });
+  const extra = process.argv.slice(2);
+  const files = extra;
+  const tap = spawn(process.execPath, [join(root, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...files], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEMPORAL_ADDRESS: temporal.address, PULLHOST_TEST_NAMESPACES: String(NAMESPACES) },
+  });
+  const code = await new Promise((resolve) => tap.once('exit', (c) => resolve(c ?? 1)));
+  stop();
+  process.exit(code);
+}
+
+main().catch((err) => {
+  process.stderr.write(`[test] ${err.message}\n`);
+  process.exit(1);
+});

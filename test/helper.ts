@@ -1,0 +1,131 @@
+// Test harness: boots the real app against the real MariaDB, the real Temporal dev server and
+// temporary git repositories, isolated per test file (own database, namespace, task queue, data).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import knexFactory from 'knex';
+import { loadConfig, type Config } from '../app/config.js';
+import { startDevServer, type DevServer } from '../app/temporal-dev-server.js';
+import { temporalCliPath } from '../app/paths.js';
+import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createTaskPool, type TaskPool } from '../workers/pool.js';
+import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
+import { PullWorkflowClient } from '../api/pull-workflows.js';
+import { buildApp } from '../api/app.js';
+import { allRoutes } from '../api/routes/index.js';
+
+interface Tap {
+  teardown(fn: () => unknown): void;
+}
+
+export interface TestServices {
+  config: Config;
+  db: Db;
+  app: FastifyInstance;
+  pool: TaskPool;
+  pullWorkflows: PullWorkflowClient | null;
+  worker: RunningWorker | null;
+  /** Base URL when the server listens (`listen: true`), e.g. http://127.0.0.1:PORT/ */
+  baseUrl: string;
+  dataDir: string;
+}
+
+export interface TestOptions {
+  temporal?: boolean;
+  listen?: boolean;
+  dbType?: 'mysql' | 'sqlite3';
+  env?: Record<string, string>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+let ownDevServer: Promise<DevServer> | undefined;
+
+/** The run's dev server (from scripts/test.mjs), or one of our own when a file runs alone. */
+async function temporalAddress(t: Tap): Promise<{ address: string; namespace: string }> {
+  if (process.env.TEMPORAL_ADDRESS) {
+    const slots = Number(process.env.PULLHOST_TEST_NAMESPACES ?? '1');
+    const namespace = slots > 1 ? `t${Number(process.env.TAP_CHILD_ID ?? 0) % slots}` : 'default';
+    return { address: process.env.TEMPORAL_ADDRESS, namespace };
+  }
+  if (!ownDevServer) {
+    const [port, uiPort] = [await freePort(), await freePort()];
+    ownDevServer = startDevServer({ cliPath: temporalCliPath(''), port, uiPort });
+    t.teardown(async () => (await ownDevServer)?.stop());
+  }
+  return { address: (await ownDevServer).address, namespace: 'default' };
+}
+
+export async function dropMysqlDatabase(config: Config): Promise<void> {
+  const admin = knexFactory({ client: 'mysql2', connection: mysqlConnection(config), pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw(`DROP DATABASE IF EXISTS \`${config.DB_NAME}\``);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+export async function startTestServices(t: Tap, options: TestOptions = {}): Promise<TestServices> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pullhost-test-'));
+  const port = options.listen ? await freePort() : 3000;
+  const temporal = options.temporal ? await temporalAddress(t) : null;
+  const config = loadConfig({
+    APP_DATA_PATH: dataDir,
+    DB_TYPE: options.dbType ?? 'mysql',
+    DB_HOST: process.env.DB_HOST ?? '127.0.0.1:3306',
+    DB_USER: process.env.DB_USER ?? 'root',
+    DB_PASSWD: process.env.DB_PASSWD ?? '',
+    DB_NAME: `pullhost_test_${process.pid}_${randomBytes(3).toString('hex')}`,
+    HTTP_ADDR: '127.0.0.1',
+    HTTP_PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}/`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    TEMPORAL_ADDRESS: temporal?.address ?? '',
+    TEMPORAL_NAMESPACE: temporal?.namespace ?? 'default',
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    SECRET_KEY: 'test-secret',
+    ...options.env,
+  });
+
+  await ensureDatabaseExists(config);
+  const db = openDatabase(config);
+  await migrateToLatest(db);
+  const pool = createTaskPool(config);
+
+  let worker: RunningWorker | null = null;
+  let pullWorkflows: PullWorkflowClient | null = null;
+  if (temporal) {
+    const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
+    worker = await startTemporalWorker(settings, { db });
+    pullWorkflows = await PullWorkflowClient.connect(settings);
+  }
+  const secretKey = Buffer.alloc(32, 7);
+  const app = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: allRoutes, logger: config.LOG_LEVEL !== 'silent' });
+  if (options.listen) await app.listen({ host: '127.0.0.1', port });
+
+  t.teardown(async () => {
+    await app.close();
+    await pullWorkflows?.close();
+    await worker?.shutdown();
+    await pool.destroy();
+    await db.destroy();
+    if (config.DB_TYPE === 'mysql') await dropMysqlDatabase(config);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  return { config, db, app, pool, pullWorkflows, worker, baseUrl: config.APP_URL, dataDir };
+}

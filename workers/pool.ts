@@ -1,0 +1,58 @@
+// The worker-thread pool (Piscina) for CPU-bound work: markup rendering and diff parsing.
+// Created once per process; bounded queue (503 when full) and a per-task timeout.
+import { Piscina } from 'piscina';
+import { UnavailableError, ServiceError } from '../core/errors.js';
+import type { PoolTask } from './pool-tasks.js';
+
+export interface PoolSettings {
+  POOL_MIN_THREADS: number;
+  POOL_MAX_THREADS: number;
+  POOL_MAX_QUEUE: number;
+  POOL_TASK_TIMEOUT_MS: number;
+}
+
+export interface TaskPool {
+  run<T>(task: PoolTask, signal?: AbortSignal): Promise<T>;
+  stats(): { threads: number; queueSize: number; completed: number; runTimeP99: number };
+  destroy(): Promise<void>;
+}
+
+export function createTaskPool(s: PoolSettings): TaskPool {
+  const piscina = new Piscina({
+    filename: new URL('./pool-tasks.js', import.meta.url).href,
+    minThreads: s.POOL_MIN_THREADS,
+    maxThreads: s.POOL_MAX_THREADS,
+    maxQueue: s.POOL_MAX_QUEUE,
+    idleTimeout: 60_000,
+  });
+
+  return {
+    async run<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {
+      const timeout = AbortSignal.timeout(s.POOL_TASK_TIMEOUT_MS);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      try {
+        return (await piscina.run(task, { signal: combined })) as T;
+      } catch (err) {
+        if (timeout.aborted) {
+          throw new ServiceError(422, `rendering took longer than ${s.POOL_TASK_TIMEOUT_MS} ms and was stopped; the input is too large or too complex`);
+        }
+        if (signal?.aborted) throw new ServiceError(499, 'client closed request');
+        if (String((err as Error).message).includes('queue is at limit')) {
+          throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
+        }
+        throw err;
+      }
+    },
+    stats() {
+      return {
+        threads: piscina.threads.length,
+        queueSize: piscina.queueSize,
+        completed: piscina.completed,
+        runTimeP99: piscina.histogram.runTime.p99,
+      };
+    },
+    async destroy() {
+      await piscina.destroy();
+    },
+  };
+}
