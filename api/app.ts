@@ -23,10 +23,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     requestTimeout: 120_000,
     connectionTimeout: 0,
     keepAliveTimeout: 72_000,
-    maxParamLength: 1000,
     return503OnClosing: true,
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     ajv: {
       customOptions: {
         removeAdditional: true,

@@ -81,7 +81,9 @@ const defaults = (dataPath: string): Record<string, string> => ({
   WORK_IN_PROGRESS_PREFIXES: 'WIP:,[WIP]',
 });
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 /** Converts the string forms of the environment into the schema's types, naming the bad setting. */
 function coerce(name: string, raw: string, schema: { type?: unknown }): unknown {

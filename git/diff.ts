@@ -5,6 +5,10 @@ import { StringDecoder } from 'node:string_decoder';
 import { assertRevision } from './refs.js';
 import { gitOk, spawnGitReadable } from './runner.js';
 
+// The parser lives in its own module with no Node imports (worker threads can load it alone);
+// re-exported here for callers that think of it as part of "diff".
+export { parseUnifiedDiff, type DiffFileStatus, type DiffLimits, type ParsedDiffFile } from './diff-parse.js';
+
 export type WhitespaceMode = 'ignore-all' | 'ignore-change' | 'ignore-eol' | 'show-all';
 
 export interface DiffOptions {

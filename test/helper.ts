@@ -39,6 +39,8 @@ export interface TestOptions {
   listen?: boolean;
   dbType?: 'mysql' | 'sqlite3';
   env?: Record<string, string>;
+  /** Extra routes for a test (registered before the app is ready). */
+  routes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
 
 export function freePort(): Promise<number> {
@@ -114,7 +116,7 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }
   const secretKey = Buffer.alloc(32, 7);
-  const app = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: allRoutes, logger: config.LOG_LEVEL !== 'silent' });
+  const app = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: [...allRoutes, ...(options.routes ?? [])], logger: config.LOG_LEVEL !== 'silent' });
   if (options.listen) await app.listen({ host: '127.0.0.1', port });
 
   t.teardown(async () => {

@@ -25,6 +25,10 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     maxQueue: s.POOL_MAX_QUEUE,
     idleTimeout: 60_000,
   });
+  // A worker that fails to start must not take the process down; the task that needed it fails.
+  piscina.on('error', (err: Error) => {
+    process.emitWarning(`pool worker error: ${err.message}`);
+  });
 
   return {
     async run<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {

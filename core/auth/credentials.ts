@@ -52,13 +52,14 @@ const CONTROL_CHARS = /[\x00-\x1f\x7f]/;
  * repositories). Mapping `invalid` to anonymous reproduces Gitea exactly if that is preferred.
  */
 export function parseCredentials(input: CredentialInput): Credentials {
-  if (input.allowQueryTokens !== false && input.query) {
+  const query: unknown = input?.query;
+  if (input?.allowQueryTokens !== false && typeof query === 'object' && query !== null) {
     for (const name of ['token', 'access_token'] as const) {
-      const found = fromQuery(input.query[name]);
+      const found = fromQuery((query as Record<string, unknown>)[name]);
       if (found !== null) return found;
     }
   }
-  return fromHeader(input.authorization);
+  return fromHeader(input?.authorization);
 }
 
 function fromQuery(raw: unknown): Credentials | null {
@@ -76,15 +77,16 @@ function fromQuery(raw: unknown): Credentials | null {
   return classifyToken(value, 'query');
 }
 
-function fromHeader(raw: string | readonly string[] | undefined): Credentials {
-  if (raw === undefined) return { kind: 'none' };
+function fromHeader(header: unknown): Credentials {
+  if (header === undefined || header === null) return { kind: 'none' };
+  let raw = header;
   // Node folds repeated Authorization headers into one string, but be defensive about arrays.
-  if (typeof raw !== 'string') {
+  if (Array.isArray(raw)) {
     if (raw.length === 0) return { kind: 'none' };
     if (raw.length > 1) return { kind: 'invalid', reason: 'malformed-header' };
-    raw = raw[0]!;
-    if (typeof raw !== 'string') return { kind: 'invalid', reason: 'malformed-header' };
+    raw = raw[0];
   }
+  if (typeof raw !== 'string') return { kind: 'invalid', reason: 'malformed-header' };
   if (raw.length > MAX_CREDENTIAL_LENGTH) return { kind: 'invalid', reason: 'too-long' };
   if (!SAFE_HEADER_VALUE.test(raw)) return { kind: 'invalid', reason: 'bad-characters' };
   // Gitea splits with strings.Fields: runs of spaces or tabs separate, leading/trailing are ignored.

@@ -67,8 +67,10 @@ const MAX_SCOPE_ENTRIES = 256;
  * Throws AccessTokenScopeError: unknown entry, or nothing left after normalisation.
  */
 export function parseScopes(input: readonly string[] | string): AccessTokenScope[] {
-  const raw = typeof input === 'string' ? [input] : input;
-  if (!Array.isArray(raw) || raw.length > MAX_SCOPE_ENTRIES) {
+  // A body without `scopes` (null/undefined) is Gitea's empty join: "must have a scope".
+  if (input === undefined || input === null) throw new AccessTokenScopeError('no-scope', null, NO_SCOPE_MESSAGE);
+  const raw: readonly unknown[] = typeof input === 'string' ? [input] : Array.isArray(input) ? input : [input];
+  if (raw.length > MAX_SCOPE_ENTRIES) {
     throw new AccessTokenScopeError('invalid-scope', null, 'invalid access token scope provided: too many scopes');
   }
   const found: AccessTokenScope[] = [];

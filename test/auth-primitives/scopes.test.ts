@@ -81,7 +81,11 @@ t.test('parse errors carry Gitea messages', async (t) => {
   }
   t.throws(() => parseScopes(Array(1000).fill('read:user')), AccessTokenScopeError, 'huge arrays refused');
   t.throws(() => parseScopes('read:user,'.repeat(1000)), AccessTokenScopeError, 'huge strings refused');
-  t.throws(() => parseScopes([42 as unknown as string]), { kind: 'invalid-scope' }, 'non-strings refused');
+  for (const absent of [undefined, null]) {
+    t.throws(() => parseScopes(absent as unknown as string[]), { kind: 'no-scope', message: 'access token must have a scope' }, `scopes: ${absent}`);
+  }
+  t.throws(() => parseScopes({ scope: 'all' } as unknown as string[]), { kind: 'invalid-scope', message: 'invalid access token scope provided: invalid access token scope: [object Object]' });
+  t.throws(() => parseScopes([42 as unknown as string]), { kind: 'invalid-scope', message: 'invalid access token scope provided: invalid access token scope: 42' }, 'non-strings refused');
 });
 
 t.test('storage round trip and stored garbage', async (t) => {

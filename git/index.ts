@@ -1,0 +1,20 @@
+// The git layer's public surface: callers (core/, workers/, api/) import from here or from the
+// individual modules.
+export * from './runner.js';
+export * from './refs.js';
+export * from './objects.js';
+export * from './repository.js';
+export * from './commit-parse.js';
+export * from './commits.js';
+export * from './merge-errors.js';
+export * from './merge-tree.js';
+export * from './rebase.js';
+export {
+  mergeNoFastForward, squash, fastForwardOnly, rebase, rebaseMerge, mergeCommitForStyle, updateBranchFromBase,
+  type StyleMergeRequest, type UpdateFromBaseRequest,
+} from './merge.js';
+export * from './diff.js';
+export { parseUnifiedDiff, type DiffFileStatus, type DiffLimits, type ParsedDiffFile } from './diff-parse.js';
+export * from './quoted-path.js';
+export * from './pkt-line.js';
+export * from './smart-http.js';

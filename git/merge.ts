@@ -1,0 +1,156 @@
+// Merge styles in a bare repository. Each function returns the commit the base (or, for updates,
+// the head) should move to and moves no reference: the caller does a compare-and-swap updateRef, so
+// a base that moved meanwhile makes the merge fail instead of losing commits.
+import { EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError, type MergeStyle } from './merge-errors.js';
+import { mergeTree } from './merge-tree.js';
+import { commitTree, treeOf, type CommitIdentities, type Identity } from './objects.js';
+import { rebaseCommits } from './rebase.js';
+import { isAncestor, isValidSha, mergeBase } from './refs.js';
+
+export * from './merge-errors.js';
+export { mergeTree, checkMergeability, type MergeTreeResult, type Mergeability, type MergeabilityStatus } from './merge-tree.js';
+export { commitTree, type CommitIdentities, type CommitTreeOptions, type Identity } from './objects.js';
+export { rebaseCommits, threeWayMergeTrees } from './rebase.js';
+
+function assertShas(...shas: string[]): void {
+  for (const s of shas) if (!isValidSha(s)) throw new TypeError(`expected a full commit name, got ${JSON.stringify(s)}`);
+}
+
+/** The merge base, refusing unrelated histories and a head the base already contains. */
+async function requireMergeableHistory(repoPath: string, base: string, head: string): Promise<string> {
+  const mb = await mergeBase(repoPath, base, head);
+  if (mb === null) throw new UnrelatedHistoriesError(base, head);
+  if (mb === head) throw new EmptyMergeError('already-merged', `${head} is already contained in ${base}`);
+  return mb;
+}
+
+/** Style `merge` (`git merge --no-ff`): a commit with parents [base, head]. */
+export async function mergeNoFastForward(
+  repoPath: string,
+  base: string,
+  head: string,
+  message: string,
+  ids: CommitIdentities,
+): Promise<string> {
+  assertShas(base, head);
+  await requireMergeableHistory(repoPath, base, head);
+  const merged = await mergeTree(repoPath, base, head);
+  if (!merged.clean) throw new MergeConflictError('merge', merged.conflictedFiles);
+  return commitTree(repoPath, { tree: merged.tree, parents: [base, head], message, ...ids });
+}
+
+/**
+ * Style `squash` (`git merge --squash` then commit): one commit on the base with the merged tree.
+ * A squash that changes nothing throws EmptyMergeError('nothing-to-commit') unless allowEmpty.
+ */
+export async function squash(
+  repoPath: string,
+  base: string,
+  head: string,
+  message: string,
+  author: Identity,
+  committer: Identity,
+  opts: { allowEmpty?: boolean } = {},
+): Promise<string> {
+  assertShas(base, head);
+  await requireMergeableHistory(repoPath, base, head);
+  const merged = await mergeTree(repoPath, base, head);
+  if (!merged.clean) throw new MergeConflictError('squash', merged.conflictedFiles);
+  if (!opts.allowEmpty && merged.tree === (await treeOf(repoPath, base))) throw new EmptyMergeError('nothing-to-commit');
+  return commitTree(repoPath, { tree: merged.tree, parents: [base], message, author, committer });
+}
+
+/** Style `fast-forward-only` (`git merge --ff-only`): the head itself, when the base is its ancestor. */
+export async function fastForwardOnly(repoPath: string, base: string, head: string): Promise<string> {
+  assertShas(base, head);
+  if (base === head || (await isAncestor(repoPath, base, head))) return head;
+  const mb = await mergeBase(repoPath, base, head);
+  if (mb === null) throw new UnrelatedHistoriesError(base, head);
+  if (mb === head) throw new EmptyMergeError('already-merged', `${head} is already contained in ${base}`);
+  throw new NotFastForwardError(base, head);
+}
+
+/**
+ * Style `rebase`: the head's commits replayed on the base (authors and messages kept, committer
+ * given); the base then fast-forwards to the returned tip.
+ */
+export async function rebase(repoPath: string, base: string, head: string, ids: { committer: Identity }): Promise<string> {
+  assertShas(base, head);
+  await requireMergeableHistory(repoPath, base, head);
+  const tip = await rebaseCommits(repoPath, { onto: base, head, committer: ids.committer, operation: 'rebase' });
+  if (tip === base) throw new EmptyMergeError('nothing-to-commit', 'every commit of the head is already in the base');
+  return tip;
+}
+
+/** Style `rebase-merge`: rebase, then a `--no-ff` merge commit of the rebased head onto the base. */
+export async function rebaseMerge(
+  repoPath: string,
+  base: string,
+  head: string,
+  message: string,
+  ids: CommitIdentities,
+): Promise<string> {
+  assertShas(base, head);
+  await requireMergeableHistory(repoPath, base, head);
+  const tip = await rebaseCommits(repoPath, { onto: base, head, committer: ids.committer, operation: 'rebase-merge' });
+  if (tip === base) throw new EmptyMergeError('nothing-to-commit', 'every commit of the head is already in the base');
+  return commitTree(repoPath, { tree: await treeOf(repoPath, tip), parents: [base, tip], message, ...ids });
+}
+
+export interface StyleMergeRequest {
+  base: string;
+  head: string;
+  /** Title and body; unused by rebase and fast-forward-only. */
+  message: string;
+  author: Identity;
+  committer: Identity;
+}
+
+/** The commit the base should move to for a merge `style`. */
+export async function mergeCommitForStyle(repoPath: string, style: MergeStyle, req: StyleMergeRequest): Promise<string> {
+  const ids = { author: req.author, committer: req.committer };
+  switch (style) {
+    case 'merge': return mergeNoFastForward(repoPath, req.base, req.head, req.message, ids);
+    case 'squash': return squash(repoPath, req.base, req.head, req.message, req.author, req.committer);
+    case 'fast-forward-only': return fastForwardOnly(repoPath, req.base, req.head);
+    case 'rebase': return rebase(repoPath, req.base, req.head, ids);
+    case 'rebase-merge': return rebaseMerge(repoPath, req.base, req.head, req.message, ids);
+    default: throw new TypeError(`unknown merge style: ${String(style)}`);
+  }
+}
+
+export interface UpdateFromBaseRequest {
+  /** The base branch's commit. */
+  base: string;
+  /** The pull request head's commit. */
+  head: string;
+  style: 'merge' | 'rebase';
+  /** For style merge: "Merge branch '<base>' into <head>" (composed by the caller). */
+  message: string;
+  author: Identity;
+  committer: Identity;
+}
+
+/**
+ * "Update the PR branch": merges the base into the head (parents [head, base]) or rebases the head
+ * onto the base. Returns the head's new commit. EmptyMergeError('up-to-date') when the head already
+ * contains the base (Gitea answers that with 500 "is up to date").
+ */
+export async function updateBranchFromBase(repoPath: string, req: UpdateFromBaseRequest): Promise<string> {
+  assertShas(req.base, req.head);
+  const mb = await mergeBase(repoPath, req.base, req.head);
+  if (mb === null) throw new UnrelatedHistoriesError(req.base, req.head);
+  if (mb === req.base) throw new EmptyMergeError('up-to-date', `${req.head} already contains ${req.base}`);
+  if (req.style === 'rebase') {
+    return rebaseCommits(repoPath, { onto: req.base, head: req.head, committer: req.committer, operation: 'update-rebase' });
+  }
+  const merged = await mergeTree(repoPath, req.head, req.base);
+  if (!merged.clean) throw new MergeConflictError('update-merge', merged.conflictedFiles);
+  return commitTree(repoPath, {
+    tree: merged.tree,
+    parents: [req.head, req.base],
+    message: req.message,
+    author: req.author,
+    committer: req.committer,
+  });
+}

@@ -1,0 +1,36 @@
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../app/config.js';
+
+t.test('defaults work on one machine with no configuration', async (t) => {
+  const cfg = loadConfig({}, '/srv/app');
+  t.equal(cfg.HTTP_PORT, 3000);
+  t.equal(cfg.APP_DATA_PATH, '/srv/app/data');
+  t.equal(cfg.APP_URL, 'http://localhost:3000/');
+  t.equal(cfg.ENABLE_SWAGGER, true);
+  t.equal(cfg.MAX_RESPONSE_ITEMS, 50);
+  t.equal(cfg.DEFAULT_PAGING_NUM, 30);
+  t.equal(cfg.DB_TYPE, 'sqlite3');
+  t.equal(cfg.DB_PATH, '/srv/app/data/pullhost.db');
+  t.equal(cfg.TEMPORAL_ADDRESS, '');
+  t.equal(cfg.TEMPORAL_DEV_PORT, 7233);
+  t.equal(cfg.TEMPORAL_UI_PORT, 8233);
+  t.equal(cfg.MAX_GIT_DIFF_LINES, 1000);
+});
+
+t.test('environment overrides, with Gitea names and boolean spellings', async (t) => {
+  const cfg = loadConfig({ HTTP_PORT: '4000', ENABLE_SWAGGER: 'false', APP_URL: 'https://git.example.com', DB_TYPE: 'mysql', MAX_RESPONSE_ITEMS: '100' }, '/x');
+  t.equal(cfg.HTTP_PORT, 4000);
+  t.equal(cfg.ENABLE_SWAGGER, false);
+  t.equal(cfg.APP_URL, 'https://git.example.com/', 'APP_URL always ends with a slash');
+  t.equal(cfg.DB_TYPE, 'mysql');
+  t.equal(cfg.MAX_RESPONSE_ITEMS, 100);
+});
+
+t.test('an invalid value stops start-up with a message naming the setting', async (t) => {
+  t.throws(() => loadConfig({ HTTP_PORT: 'eighty' }), { message: /HTTP_PORT must be an integer/ });
+  t.throws(() => loadConfig({ HTTP_PORT: '70000' }), new RegExp('HTTP_PORT'));
+  t.throws(() => loadConfig({ DB_TYPE: 'postgres' }), { message: /DB_TYPE/ });
+  t.throws(() => loadConfig({ ENABLE_SWAGGER: 'maybe' }), { message: /ENABLE_SWAGGER must be true or false/ });
+  t.throws(() => loadConfig({ POOL_MIN_THREADS: '4', POOL_MAX_THREADS: '2' }), { message: /POOL_MIN_THREADS/ });
+  t.throws(() => loadConfig({ APP_URL: 'not a url' }), ConfigError);
+});

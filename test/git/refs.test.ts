@@ -1,0 +1,127 @@
+import t from 'tap';
+import fc from 'fast-check';
+import {
+  branchNameOf, branchRef, commitExists, deleteRef, isAncestor, isValidBranchName, isValidRefName, isValidSha,
+  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, updateRef, zeroSha,
+} from '../../git/refs.js';
+import { runGit } from '../../git/runner.js';
+import { bareRepo, commit, tempDir } from './helpers.js';
+
+const VALID = [
+  'main', 'feature/x', 'a./b', 'a@b', '@a', 'x@', 'a{b}', '{', 'é', 'release-1.0', 'a/-b', 'refs/heads/x',
+  'refs/heads/HEAD', 'UPPER_case.1', 'a'.repeat(255),
+];
+const INVALID = [
+  '', 'HEAD', '@', '-x', '-', 'a..b', '..', '.', 'a/.b', '.a', 'a.lock', 'a.lock/b', 'a/b.lock', 'a.', 'a//b',
+  'a/', '/a', 'a@{b', '@{-1}', 'a b', 'a\tb', 'a\nb', 'a\x7fb', 'a\x01b', 'a~1', 'a^', 'a:b', 'a?', 'a*b', 'a[b',
+  'a\\b', 'a/./b', 'a'.repeat(256),
+];
+
+t.test('branch names: the table', async (t) => {
+  for (const name of VALID) t.ok(isValidBranchName(name), `valid: ${JSON.stringify(name)}`);
+  for (const name of INVALID) t.notOk(isValidBranchName(name), `invalid: ${JSON.stringify(name)}`);
+});
+
+async function gitAccepts(cwd: string, name: string): Promise<boolean> {
+  const r = await runGit(['check-ref-format', '--branch', name], { cwd });
+  return r.exitCode === 0;
+}
+
+t.test('branch names agree with git check-ref-format --branch', async (t) => {
+  const dir = await tempDir(t); // not a repository, so git does not expand @{-1} and the like
+  const table = [...VALID, ...INVALID].filter((n) => !n.includes('\0') && n !== '@' && n.length > 0 && [...n].length <= 255);
+  for (const name of table) {
+    t.equal(isValidBranchName(name), await gitAccepts(dir, name), `agrees on ${JSON.stringify(name)}`);
+  }
+  // Random names built from the characters that matter.
+  const alphabet = fc.constantFrom('a', 'b', '.', '/', '-', '@', '{', '}', '~', '^', ':', '?', '*', '[', '\\', ' ', '\t', 'l', 'o', 'c', 'k', 'é', '\x7f', '\x01');
+  const samples = fc.sample(fc.array(alphabet, { minLength: 1, maxLength: 10 }).map((a) => a.join('')), { numRuns: 250, seed: 42 });
+  let checked = 0;
+  for (const name of samples) {
+    if (name === '@') continue; // refused by us on purpose: git reads it as HEAD
+    const ours = isValidBranchName(name);
+    const theirs = await gitAccepts(dir, name);
+    if (ours !== theirs) t.fail(`disagree on ${JSON.stringify(name)}: ours=${ours} git=${theirs}`);
+    checked++;
+  }
+  t.ok(checked > 200, `${checked} random names agree with git`);
+});
+
+t.test('ref names and helpers', async (t) => {
+  t.equal(branchRef('main'), 'refs/heads/main');
+  t.throws(() => branchRef('a..b'), TypeError);
+  t.throws(() => branchRef('-x'), TypeError);
+  t.equal(pullHeadRef(7), 'refs/pull/7/head');
+  t.throws(() => pullHeadRef(0));
+  t.throws(() => pullHeadRef(1.5));
+  t.equal(branchNameOf('refs/heads/a/b'), 'a/b');
+  t.equal(branchNameOf('refs/tags/v1'), null);
+  t.ok(isValidRefName('refs/pull/1/head'));
+  t.notOk(isValidRefName('main'));
+  t.notOk(isValidRefName('refs/heads/a..b'));
+  t.notOk(isValidRefName('refs/heads/'));
+  t.ok(isValidSha('a'.repeat(40)));
+  t.ok(isValidSha('0123456789abcdef'.repeat(4)));
+  t.notOk(isValidSha('A'.repeat(40)), 'uppercase refused');
+  t.notOk(isValidSha('a'.repeat(39)));
+  t.notOk(isValidSha('-'.repeat(40)));
+  t.equal(zeroSha(), '0'.repeat(40));
+  t.equal(zeroSha('f'.repeat(64)), '0'.repeat(64));
+});
+
+t.test('resolve, compare-and-swap update, delete', async (t) => {
+  const repo = await bareRepo(t);
+  const c1 = await commit(repo, null, { a: '1' }, 'one');
+  const c2 = await commit(repo, c1, { a: '2' }, 'two');
+  const c3 = await commit(repo, c1, { a: '3' }, 'three');
+  const main = 'refs/heads/main';
+
+  t.equal(await resolveRef(repo, main), null, 'absent');
+  t.equal(await updateRef(repo, main, c1, null), true, 'created when absent');
+  t.equal(await updateRef(repo, main, c2, null), false, 'create refused: it exists now');
+  t.equal(await resolveRef(repo, main), c1);
+  t.equal(await updateRef(repo, main, c2, c1), true, 'moved from the expected value');
+  t.equal(await updateRef(repo, main, c3, c1), false, 'moved meanwhile: CAS fails');
+  t.equal(await resolveRef(repo, main), c2, 'unchanged after a failed CAS');
+  t.equal(await resolveRef(repo, 'HEAD'), c2, 'HEAD follows main');
+  await t.rejects(updateRef(repo, main, 'f'.repeat(40), c2), 'a missing object throws');
+  await t.rejects(updateRef(repo, 'refs/heads/a..b', c2, null), TypeError);
+  await t.rejects(updateRef(repo, main, '--help', c2), TypeError);
+  await t.rejects(resolveRef(repo, '-x'), TypeError);
+
+  t.equal(await deleteRef(repo, main, c1), false, 'delete with a stale expectation fails');
+  t.equal(await resolveRef(repo, main), c2);
+  t.equal(await deleteRef(repo, main, c2), true);
+  t.equal(await resolveRef(repo, main), null);
+  t.equal(await deleteRef(repo, main), false, 'deleting an absent ref reports false');
+});
+
+t.test('listing refs and reading history', async (t) => {
+  const repo = await bareRepo(t);
+  const root = await commit(repo, null, { a: '1' }, 'root', { ref: 'refs/heads/main' });
+  const left = await commit(repo, root, { b: '1' }, 'left', { ref: 'refs/heads/feature/left' });
+  const right = await commit(repo, root, { c: '1' }, 'right', { ref: 'refs/pull/1/head' });
+  const lonely = await commit(repo, null, { z: '1' }, 'unrelated', { ref: 'refs/heads/orphan' });
+
+  t.same(await listBranches(repo), [
+    { name: 'feature/left', sha: left },
+    { name: 'main', sha: root },
+    { name: 'orphan', sha: lonely },
+  ]);
+  const all = await readAllRefs(repo);
+  t.equal(all.get('refs/pull/1/head'), right);
+  t.equal(all.get('refs/heads/main'), root);
+  t.equal(all.size, 4);
+
+  t.equal(await isAncestor(repo, root, left), true);
+  t.equal(await isAncestor(repo, left, root), false);
+  t.equal(await isAncestor(repo, root, root), true);
+  t.equal(await mergeBase(repo, left, right), root);
+  t.equal(await mergeBase(repo, left, lonely), null, 'unrelated histories');
+  t.equal(await commitExists(repo, left), true);
+  t.equal(await commitExists(repo, 'f'.repeat(40)), false);
+  t.equal(await commitExists(repo, 'main'), false, 'only full names');
+  const tree = (await runGit(['rev-parse', `${left}^{tree}`], { cwd: repo })).stdout.trim();
+  t.equal(await commitExists(repo, tree), false, 'a tree is not a commit');
+  await t.rejects(isAncestor(repo, '--all', left), TypeError);
+});

@@ -1,0 +1,27 @@
+// Per-document data handed to the markdown-it rules through markdown-it's `env` argument.
+import type { MarkdownFlavour, RepoLinks, ResolvedIssue } from './types.js';
+
+export type RenderEnv = {
+  flavour: MarkdownFlavour;
+  appUrl: string;
+  /** Null when the Context names no repository: relative links are then left as written. */
+  links: RepoLinks | null;
+  mentionable: ReadonlySet<string>;
+  issues: Readonly<Record<string, ResolvedIssue>>;
+  /** The text as the client sent it, before markdown-it normalised its line endings. */
+  originalText: string;
+};
+
+export function wikiSyntaxEnabled(env: RenderEnv): boolean {
+  return env.flavour === 'wiki';
+}
+
+/** Mentions and `owner/repo#N` references: every flavour but raw markdown. */
+export function repoReferencesEnabled(env: RenderEnv): boolean {
+  return env.flavour !== 'raw';
+}
+
+/** Short `#N` references: comments and wiki pages, as Gitea allows them there. */
+export function shortIssueReferencesEnabled(env: RenderEnv): boolean {
+  return env.flavour === 'comment' || env.flavour === 'wiki';
+}

@@ -1,0 +1,76 @@
+// The markdown-it set-up: GitHub-flavoured markdown with Gitea's extensions, built once per worker.
+import MarkdownIt from 'markdown-it';
+import type { StateCore } from 'markdown-it';
+import type LinkifyIt from 'linkify-it';
+import { headingIdsPlugin } from './heading-ids.js';
+import { linkTargetsPlugin } from './link-targets.js';
+import type { RenderEnv } from './markdown-env.js';
+import { referenceLinksPlugin } from './reference-links.js';
+import { taskListsPlugin } from './task-lists.js';
+import { wikiLinksPlugin } from './wiki-links.js';
+
+/**
+ * Deeper nesting (quotes in quotes, lists in lists, emphasis in links) is not parsed further. Keeps
+ * the renderer's recursion and the HTML it produces bounded on hostile input.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Autolinks as goldmark's linkify extension finds them: URLs with a scheme, `www.` hosts and e-mail
+ * addresses, but not bare domain names such as `example.com` and not `//host` links.
+ */
+function configureLinkify(linkify: LinkifyIt): void {
+  linkify.set({ fuzzyLink: false, fuzzyEmail: true, fuzzyIP: false });
+  linkify.add('//', null);
+  linkify.add('www.', {
+    validate(text, pos, self) {
+      const re = self.re as Record<string, RegExp | string>;
+      if (!(re.wwwHost instanceof RegExp)) {
+        re.wwwHost = new RegExp(`^${String(re.src_auth)}${String(re.src_host_port_strict)}${String(re.src_path)}`, 'i');
+      }
+      const match = (re.wwwHost as RegExp).exec(text.slice(pos));
+      return match ? match[0].length : 0;
+    },
+    normalize(match) {
+      match.url = 'http://' + match.url;
+    },
+  });
+}
+
+/** GFM tables carry alignment as `align`, which the sanitizer keeps (it drops `style` there). */
+function tableAlignmentRule(state: StateCore): void {
+  for (const token of state.tokens) {
+    if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+    const style = token.attrGet('style');
+    const align = style?.match(/^text-align:(left|right|center)$/)?.[1];
+    if (!style) continue;
+    token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+    if (align) token.attrSet('align', align);
+  }
+}
+
+function createMarkdown(breaks: boolean): MarkdownIt {
+  const md = new MarkdownIt('default', { html: true, linkify: true, breaks, xhtmlOut: true, typographer: false });
+  // markdown-it reads maxNesting from its options; the type definitions leave it out.
+  Object.assign(md.options, { maxNesting: MAX_NESTING });
+  configureLinkify(md.linkify);
+  // GFM strikethrough renders as <del>, as goldmark writes it.
+  md.renderer.rules.s_open = () => '<del>';
+  md.renderer.rules.s_close = () => '</del>';
+  md.use(wikiLinksPlugin);
+  md.use(taskListsPlugin);
+  md.use(headingIdsPlugin);
+  md.use(referenceLinksPlugin);
+  md.use(linkTargetsPlugin);
+  md.core.ruler.push('table_alignment', tableAlignmentRule);
+  return md;
+}
+
+// Comments turn single line breaks into <br>; documents, wikis and raw markdown keep them soft.
+const commentMarkdown = createMarkdown(true);
+const documentMarkdown = createMarkdown(false);
+
+export function renderMarkdown(text: string, env: RenderEnv): string {
+  const md = env.flavour === 'comment' ? commentMarkdown : documentMarkdown;
+  return md.render(text, env);
+}
