@@ -24,33 +24,34 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     maxThreads: s.POOL_MAX_THREADS,
     maxQueue: s.POOL_MAX_QUEUE,
     idleTimeout: 60_000,
+    // Workers run compiled JavaScript: they need none of the parent's loaders (test hooks, tsx),
+    // which would slow every thread's start.
+    execArgv: [],
   });
   // A worker that fails to start must not take the process down; the task that needed it fails.
   piscina.on('error', (err: Error) => {
     process.emitWarning(`pool worker error: ${err.message}`);
   });
 
+  // Piscina's balancer may hand a busy thread more tasks instead of queueing them, so the bound
+  // on waiting work is kept here: at most one running task per thread plus POOL_MAX_QUEUE waiting.
+  const capacity = s.POOL_MAX_THREADS + s.POOL_MAX_QUEUE;
+  let inFlight = 0;
+
   return {
     async run<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {
-      const timeout = AbortSignal.timeout(s.POOL_TASK_TIMEOUT_MS);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      if (inFlight >= capacity) throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
+      inFlight++;
       try {
-        return (await piscina.run(task, { signal: combined })) as T;
-      } catch (err) {
-        if (timeout.aborted) {
-          throw new ServiceError(422, `rendering took longer than ${s.POOL_TASK_TIMEOUT_MS} ms and was stopped; the input is too large or too complex`);
-        }
-        if (signal?.aborted) throw new ServiceError(499, 'client closed request');
-        if (String((err as Error).message).includes('queue is at limit')) {
-          throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
-        }
-        throw err;
+        return await runWithDeadline<T>(task, signal);
+      } finally {
+        inFlight--;
       }
     },
     stats() {
       return {
         threads: piscina.threads.length,
-        queueSize: piscina.queueSize,
+        queueSize: Math.max(0, inFlight - piscina.threads.length),
         completed: piscina.completed,
         runTimeP99: piscina.histogram.runTime.p99,
       };
@@ -59,4 +60,21 @@ export function createTaskPool(s: PoolSettings): TaskPool {
       await piscina.destroy();
     },
   };
+
+  async function runWithDeadline<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {
+    const timeout = AbortSignal.timeout(s.POOL_TASK_TIMEOUT_MS);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      return (await piscina.run(task, { signal: combined })) as T;
+    } catch (err) {
+      if (timeout.aborted) {
+        throw new ServiceError(422, `rendering took longer than ${s.POOL_TASK_TIMEOUT_MS} ms and was stopped; the input is too large or too complex`);
+      }
+      if (signal?.aborted) throw new ServiceError(499, 'client closed request');
+      if (String((err as Error).message).includes('queue is at limit')) {
+        throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
+      }
+      throw err;
+    }
+  }
 }

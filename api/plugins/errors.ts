@@ -1,5 +1,5 @@
 // One place that turns every failure into Gitea's error shape: {"message": ..., "url": ...}.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ServiceError } from '../../core/errors.js';
 import { isDatabaseUnavailable } from '../../db/connection.js';
 
@@ -18,43 +18,52 @@ function validationMessage(err: FastifyError): string {
   return `[${field}]: ${problem}`;
 }
 
+/**
+ * Error bodies bypass the route's response schemas (a route whose 422 is a plain-text body must
+ * still send a JSON error when something else fails).
+ */
+function sendJson(reply: FastifyReply, status: number, body: unknown): void {
+  reply.code(status).type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(payload)).send(body);
+}
+
 export function registerErrorHandling(app: FastifyInstance, appUrl: string): void {
   const url = swaggerUrl(appUrl);
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: 'not found', url });
+    sendJson(reply, 404, { message: 'not found', url });
   });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ServiceError) {
       if (err.headers) reply.headers(err.headers);
-      reply.code(err.status).send(err.rawBody !== undefined ? err.rawBody : { message: err.message, url });
+      sendJson(reply, err.status, err.rawBody !== undefined ? err.rawBody : { message: err.message, url });
       return;
     }
     if (err.validation) {
-      reply.code(422).send({ message: validationMessage(err), url });
+      sendJson(reply, 422, { message: validationMessage(err), url });
       return;
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      reply.code(413).send({ message: `request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes`, url });
+      sendJson(reply, 413, { message: `request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes`, url });
       return;
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      reply.code(415).send({ message: 'unsupported content type', url });
+      sendJson(reply, 415, { message: 'unsupported content type', url });
       return;
     }
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own client errors: malformed JSON, bad content length, and so on.
-      reply.code(err.statusCode).send({ message: err.message, url });
+      sendJson(reply, err.statusCode, { message: err.message, url });
       return;
     }
     if (isDatabaseUnavailable(err)) {
       request.log.warn({ err }, 'database unavailable');
-      reply.code(503).header('retry-after', '5').send({ message: 'the database is unavailable, try again shortly', url });
+      reply.header('retry-after', '5');
+      sendJson(reply, 503, { message: 'the database is unavailable, try again shortly', url });
       return;
     }
     request.log.error({ err }, 'unexpected failure');
     // Internals are never shown to clients; the request id ties the answer to the log line.
-    reply.code(500).send({ message: `internal error (request ${request.id})`, url });
+    sendJson(reply, 500, { message: `internal error (request ${request.id})`, url });
   });
 }
