@@ -6,6 +6,7 @@ import { registerSwagger } from './plugins/swagger.js';
 import { loggerOptions, requestIdFrom } from './logging.js';
 import type { Services } from './services.js';
 import { miscRoutes } from './routes/misc.js';
+import { authPlugin } from './plugins/auth.js';
 
 export interface BuildOptions {
   /** Route modules added by later features; each is a Fastify plugin function. */
@@ -32,6 +33,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
         coerceTypes: 'array',
         useDefaults: true,
         allErrors: false,
+        // OpenAPI annotations (x-nullable, x-extension...) are documentation, not validation.
+        strictSchema: false,
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -43,6 +46,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   registerErrorHandling(app, config.APP_URL);
   await registerSwagger(app, config);
 
+  await app.register(authPlugin);
   await app.register(miscRoutes, { prefix: '/' });
   for (const routes of options.routes ?? []) await app.register(routes);
   return app;

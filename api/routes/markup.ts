@@ -18,12 +18,13 @@ const MarkdownOption = Type.Omit(MarkupOption, ['FilePath']);
 const HtmlResponse = { 200: Type.String({ description: 'HTML fragment' }), 422: Type.String({ description: 'plain text error, ending in a newline' }) };
 
 /** Aborts the render when the client goes away, so no worker keeps working for nobody. */
-function disconnectSignal(request: FastifyRequest): AbortSignal {
+function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  request.raw.once('close', () => {
-    if (!request.raw.complete || request.raw.destroyed) controller.abort();
+  // One listener per response (not per keep-alive socket): it fires when the response ends or the
+  // connection drops first.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
   });
-  request.raw.socket?.once('close', () => controller.abort());
   return controller.signal;
 }
 
@@ -36,7 +37,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
     const result = await pool.run<RenderResult>(
       { kind: 'render', request: { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues } },
-      disconnectSignal(request),
+      disconnectSignal(reply),
     );
     if (!result.ok) return reply.code(result.status).type('text/plain; charset=utf-8').send(result.message);
     return reply.code(200).type('text/html; charset=utf-8').send(result.html);

@@ -1,0 +1,96 @@
+// Benchmark of POST /api/v1/markdown: 2 KB, 20 KB and 500 KB documents at concurrency 1, 8 and
+// 64 against the real server (the pool renders), next to the renderer in a bare loop in one thread
+// (the ceiling); main-thread event-loop delay (p99) under 500 KB load, and peak RSS.
+// Run: npx tsc -p . && node dist/bench/markdown.js [seconds-per-run]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadConfig } from '../app/config.js';
+import { openDatabase } from '../db/connection.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createTaskPool } from '../workers/pool.js';
+import { buildApp } from '../api/app.js';
+import { allRoutes } from '../api/routes/index.js';
+import { renderDocument } from '../workers/markup/render.js';
+import { runLoad, table, trackPeakRss } from './load.js';
+
+const SECONDS = Number(process.argv[2] ?? 5);
+
+function document(bytes: number): string {
+  const block = [
+    '## Section heading with `code`',
+    '',
+    'Some **bold** and _emphasis_ text with a [link](https://example.com/page) and https://example.org autolink, ~~strike~~.',
+    '',
+    '- [x] done item',
+    '- [ ] open item with @nobody mention',
+    '',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '',
+    '```js',
+    'const x = 1 + 2;',
+    '```',
+    '',
+  ].join('\n');
+  return block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
+}
+
+function ceiling(text: string, seconds: number): number {
+  const request = { kind: 'markdown' as const, mode: 'gfm', text, context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
+  const end = Date.now() + seconds * 1000;
+  let n = 0;
+  while (Date.now() < end) {
+    renderDocument(request);
+    n++;
+  }
+  return n / seconds;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
+  const config = loadConfig({ APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent', MARKUP_BODY_LIMIT: String(4 * 1024 * 1024), BODY_LIMIT: String(4 * 1024 * 1024), POOL_MAX_QUEUE: '1024', POOL_TASK_TIMEOUT_MS: '60000' });
+  const db = openDatabase(config);
+  await migrateToLatest(db);
+  const pool = createTaskPool(config);
+  const app = await buildApp({ config, db, pool, pullWorkflows: null, secretKey: Buffer.alloc(32, 1) }, { routes: allRoutes, logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1/markdown`;
+
+  const rows: Array<Array<string | number>> = [];
+  let failures = 0;
+  let loopP99 = 0;
+  const rss = trackPeakRss();
+  for (const [label, bytes] of [['2 KB', 2048], ['20 KB', 20 * 1024], ['500 KB', 500 * 1024]] as const) {
+    const text = document(bytes);
+    const body = JSON.stringify({ Mode: 'gfm', Text: text });
+    const inProcess = ceiling(text, Math.min(SECONDS, 3));
+    for (const connections of [1, 8, 64]) {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const f = await runLoad({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections, seconds: SECONDS });
+      delay.disable();
+      const p99ms = Math.round((delay.percentile(99) / 1e6) * 10) / 10;
+      if (bytes === 500 * 1024) loopP99 = Math.max(loopP99, p99ms);
+      failures += f.errors + f.non2xx;
+      rows.push([label, connections, f.requestsPerSecond.toFixed(1), f.p50, f.p99, f.errors + f.non2xx, inProcess.toFixed(1), (f.requestsPerSecond / inProcess).toFixed(2), p99ms]);
+    }
+  }
+  const peak = rss.stop();
+  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s (1 thread, in-process)', 'ratio', 'event-loop p99 ms'], rows)}\n`);
+  process.stdout.write(`\npeak server RSS: ${peak} MiB; worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
+  process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
+  await app.close();
+  await pool.destroy();
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(failures === 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});
