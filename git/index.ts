@@ -14,7 +14,6 @@ export {
   type StyleMergeRequest, type UpdateFromBaseRequest,
 } from './merge.js';
 export * from './diff.js';
-export { parseUnifiedDiff, type DiffFileStatus, type DiffLimits, type ParsedDiffFile } from './diff-parse.js';
 export * from './quoted-path.js';
 export * from './pkt-line.js';
 export * from './smart-http.js';

@@ -19,7 +19,6 @@ export interface CommitIdentities {
 }
 
 // git rejects or silently strips these; refusing them keeps what is stored equal to what was asked.
-// eslint-disable-next-line no-control-regex
 const IDENT_FORBIDDEN = /[<>\x00\n\r]/;
 
 function assertIdentity(who: Identity, role: string): void {
@@ -37,7 +36,6 @@ function gitDate(date: Date | string | undefined): string | undefined {
     if (Number.isNaN(date.getTime())) throw new TypeError('invalid date');
     return `@${Math.floor(date.getTime() / 1000)} +0000`;
   }
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f]/.test(date)) throw new TypeError(`invalid date: ${JSON.stringify(date)}`);
   return date;
 }

@@ -24,7 +24,6 @@ export function isZeroSha(s: string): boolean {
 
 // Characters git refuses anywhere in a reference name (refs.c refname_disposition): control
 // characters, DEL, space, ~ ^ : ? * [ and backslash.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN_CHARACTERS = /[\x00-\x20\x7f~^:?*[\\]/;
 
 /** git's check_refname_format with no flags: at least two components for a full name. */

@@ -1,6 +1,6 @@
 // The one place that starts git. Every other module in git/ calls runGit, gitOk or spawnGit, so the
 // environment (system git, no user config, no prompts) and the limits are decided here and nowhere else.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -62,9 +62,21 @@ const INHERITED_GIT_VARIABLES = [
 
 let neutralHome: string | undefined;
 
-/** An empty private directory for HOME, so no ~/.gitconfig ever applies. Created on first use. */
+/**
+ * An empty private directory for HOME and XDG_CONFIG_HOME, created on first use and removed at exit.
+ * Private rather than a fixed path because git also reads $XDG_CONFIG_HOME/git/attributes, which
+ * could name merge drivers, and nobody else must be able to put one there.
+ */
 function gitHome(): string {
-  neutralHome ??= process.env.PULLHOST_GIT_HOME ?? mkdtempSync(join(tmpdir(), 'pullhost-git-home-'));
+  if (neutralHome === undefined) {
+    if (process.env.PULLHOST_GIT_HOME) {
+      neutralHome = process.env.PULLHOST_GIT_HOME;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'pullhost-git-home-'));
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      neutralHome = dir;
+    }
+  }
   return neutralHome;
 }
 
@@ -81,6 +93,7 @@ export function gitEnvironment(extra: GitEnv = {}): GitEnv {
     GIT_CONFIG_GLOBAL: '/dev/null',
     HOME: gitHome(),
     XDG_CONFIG_HOME: gitHome(),
+    // English messages: a few outcomes (unrelated histories) are only told apart by stderr text.
     LC_ALL: 'C',
     LANGUAGE: undefined,
   });
@@ -92,6 +105,13 @@ export function assertNotOption(value: string, what = 'argument'): void {
   if (value.length === 0 || value.startsWith('-') || value.includes('\0')) {
     throw new TypeError(`invalid ${what}: ${JSON.stringify(value)}`);
   }
+}
+
+/** The subcommand, for messages: the first argument after any leading `-c key=value` pairs. */
+function commandName(args: readonly string[]): string {
+  let i = 0;
+  while (args[i] === '-c') i += 2;
+  return args[i] ?? 'git';
 }
 
 async function execGit(
@@ -116,17 +136,17 @@ async function execGit(
       ?? (err as { code?: unknown }).code;
     const stderr = String((err as { stderr?: unknown }).stderr ?? '');
     if (signal.aborted) {
-      throw new GitError(`git ${args[0]} timed out after ${timeoutMs} ms`, args, null, stderr, 'timeout');
+      throw new GitError(`git ${commandName(args)} timed out after ${timeoutMs} ms`, args, null, stderr, 'timeout');
     }
     if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-      throw new GitError(`git ${args[0]} output exceeded maxBuffer`, args, null, stderr, 'max-buffer');
+      throw new GitError(`git ${commandName(args)} output exceeded maxBuffer`, args, null, stderr, 'max-buffer');
     }
-    throw new GitError(`git ${args[0]} could not run: ${(err as Error).message}`, args, null, stderr, 'spawn');
+    throw new GitError(`git ${commandName(args)} could not run: ${(err as Error).message}`, args, null, stderr, 'spawn');
   }
   const stderr = Buffer.isBuffer(result.stderr) ? result.stderr.toString('utf8') : result.stderr;
   if (opts.okExitCodes && !opts.okExitCodes.includes(result.exitCode)) {
     throw new GitError(
-      `git ${args[0]} exited with ${result.exitCode}: ${stderr.trim().slice(0, 2000)}`,
+      `git ${commandName(args)} exited with ${result.exitCode}: ${stderr.trim().slice(0, 2000)}`,
       args,
       result.exitCode,
       stderr,
@@ -187,29 +207,17 @@ export function spawnGitReadable(
   });
   child.stdin.end();
   child.stdout.pipe(out, { end: false });
-  let stdoutEnded = false;
-  let settled = false;
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const finish = () => {
-    if (settled || !stdoutEnded || !exit) return;
-    settled = true;
-    if (exit.code !== null && okCodes.includes(exit.code)) {
-      out.end();
-    } else {
-      const reason = exit.code === null ? `was killed by ${exit.signal}` : `exited with ${exit.code}`;
-      out.destroy(new GitError(`git ${args[0]} ${reason}: ${stderr.trim().slice(0, 2000)}`, args, exit.code, stderr));
-    }
-  };
-  child.stdout.on('end', () => {
-    stdoutEnded = true;
-    finish();
-  });
+  // 'close' comes after stdout has ended, so everything git wrote is already in `out`.
   child.on('close', (code, signal) => {
-    exit = { code, signal };
-    stdoutEnded = true;
-    finish();
+    if (out.destroyed) return; // the consumer gave up; git was killed on its behalf
+    if (code !== null && okCodes.includes(code)) {
+      out.end();
+      return;
+    }
+    const reason = code === null ? `was killed by ${signal}` : `exited with ${code}`;
+    out.destroy(new GitError(`git ${commandName(args)} ${reason}: ${stderr.trim().slice(0, 2000)}`, args, code, stderr));
   });
-  child.on('error', (err) => out.destroy(new GitError(`git ${args[0]} could not run: ${err.message}`, args, null, stderr, 'spawn')));
+  child.on('error', (err) => out.destroy(new GitError(`git ${commandName(args)} could not run: ${err.message}`, args, null, stderr, 'spawn')));
   out.on('close', () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

@@ -69,23 +69,37 @@ export interface ServiceRpcOptions extends AdvertiseOptions {
   denyNonFastForwards?: boolean;
 }
 
+/** The git process of one RPC; its stdout is the response body. */
+export type ServiceRpcProcess = ChildProcessWithoutNullStreams & {
+  /** What git wrote to stderr so far (the last 64 KiB), for logging a failure. */
+  stderrText(): string;
+};
+
+const STDERR_KEEP = 64 * 1024;
+
 /**
  * Starts `git upload-pack|receive-pack --stateless-rpc` with the (already decoded) request body on
- * stdin; the child's stdout is the response body. If the body fails, git is killed.
+ * stdin; the child's stdout is the response body. stderr is drained here (kept for stderrText) so an
+ * unread pipe can never stall git. If the body fails, git is killed.
  */
 export function runServiceRpc(
   repoPath: string,
   service: GitService,
   requestBody: Readable,
   opts: ServiceRpcOptions = {},
-): ChildProcessWithoutNullStreams {
+): ServiceRpcProcess {
   const command = serviceCommand(service);
   const env: GitEnv = { ...opts.env, GIT_PROTOCOL: opts.gitProtocol };
   const config = service === 'git-receive-pack' && opts.denyNonFastForwards ? ['-c', 'receive.denyNonFastForwards=true'] : [];
   const child = spawnGit([...config, command, '--stateless-rpc', '.'], { cwd: repoPath, env, timeoutMs: opts.timeoutMs });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_KEEP);
+  });
   requestBody.once('error', () => child.kill('SIGKILL'));
   requestBody.pipe(child.stdin);
-  return child;
+  return Object.assign(child, { stderrText: () => stderr });
 }
 
 /** The request body with its Content-Encoding undone (git sends large upload-pack requests gzipped). */

@@ -47,15 +47,23 @@ export async function commit(
   try {
     if (parents[0]) await gitOk(['read-tree', parents[0]], { cwd: repo, env });
     else await gitOk(['read-tree', '--empty'], { cwd: repo, env });
+    // --index-info works without a work tree; mode 0 removes a path.
+    const lines: string[] = [];
+    const blobs = new Map<string, string>(); // identical text contents share one hash-object call
     for (const [path, change] of Object.entries(changes)) {
       if (change === null) {
-        await gitOk(['update-index', '--force-remove', '--', path], { cwd: repo, env });
+        lines.push(`0 ${'0'.repeat(40)}\t${path}\n`);
         continue;
       }
       const { mode, content } = typeof change === 'string' || Buffer.isBuffer(change) ? { mode: '100644', content: change } : change;
-      const sha = await hashBlob(repo, content);
-      await gitOk(['update-index', '--add', '--cacheinfo', `${mode},${sha},${path}`], { cwd: repo, env });
+      let sha = typeof content === 'string' ? blobs.get(content) : undefined;
+      if (sha === undefined) {
+        sha = await hashBlob(repo, content);
+        if (typeof content === 'string') blobs.set(content, sha);
+      }
+      lines.push(`${mode} ${sha}\t${path}\n`);
     }
+    if (lines.length > 0) await gitOk(['update-index', '--index-info'], { cwd: repo, env, input: lines.join('') });
     const tree = (await gitOk(['write-tree'], { cwd: repo, env })).trim();
     const author = opts.author ?? alice;
     const sha = await commitTree(repo, { tree, parents, message, author, committer: opts.committer ?? author });
