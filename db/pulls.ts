@@ -1,0 +1,94 @@
+// Store for pull requests (the pull_requests row; the issue row holds title, body, state...).
+import type { Knex } from 'knex';
+
+export type MergeabilityStatus = 'conflict' | 'checking' | 'mergeable' | 'manually_merged' | 'error' | 'empty' | 'ancestor';
+
+export interface PullRow {
+  id: number;
+  issue_id: number;
+  index: number;
+  base_repo_id: number;
+  head_repo_id: number | null;
+  base_branch: string;
+  head_branch: string;
+  head_commit_id: string;
+  merge_base: string;
+  status: MergeabilityStatus;
+  conflicted_files: string[];
+  checked_head: string;
+  checked_base: string;
+  has_merged: boolean;
+  merged_unix: number | null;
+  merger_id: number | null;
+  merge_commit_sha: string | null;
+  merge_style: string | null;
+  allow_maintainer_edit: boolean;
+  head_branch_deleted: boolean;
+  additions: number;
+  deletions: number;
+  changed_files: number;
+}
+
+export function toPullRow(raw: Record<string, unknown> | undefined): PullRow | undefined {
+  if (!raw) return undefined;
+  const r: Record<string, unknown> = { ...raw };
+  for (const c of ['id', 'issue_id', 'index', 'base_repo_id', 'additions', 'deletions', 'changed_files']) r[c] = Number(r[c]);
+  for (const c of ['head_repo_id', 'merged_unix', 'merger_id']) r[c] = r[c] === null || r[c] === undefined ? null : Number(r[c]);
+  for (const c of ['has_merged', 'allow_maintainer_edit', 'head_branch_deleted']) r[c] = Boolean(r[c]);
+  try {
+    r.conflicted_files = typeof r.conflicted_files === 'string' && r.conflicted_files ? JSON.parse(r.conflicted_files) : [];
+  } catch {
+    r.conflicted_files = [];
+  }
+  return r as unknown as PullRow;
+}
+
+export interface NewPull {
+  issue_id: number;
+  index: number;
+  base_repo_id: number;
+  head_repo_id: number;
+  base_branch: string;
+  head_branch: string;
+  head_commit_id: string;
+  merge_base?: string;
+  allow_maintainer_edit?: boolean;
+}
+
+export function pullsStore(db: Knex) {
+  return {
+    async byId(id: number, trx: Knex = db): Promise<PullRow | undefined> {
+      return toPullRow(await trx('pull_requests').where({ id }).first());
+    },
+    async byIssueId(issueId: number, trx: Knex = db): Promise<PullRow | undefined> {
+      return toPullRow(await trx('pull_requests').where({ issue_id: issueId }).first());
+    },
+    async byIndex(baseRepoId: number, index: number, trx: Knex = db): Promise<PullRow | undefined> {
+      return toPullRow(await trx('pull_requests').where({ base_repo_id: baseRepoId, index }).first());
+    },
+    async insert(p: NewPull, trx: Knex = db): Promise<number> {
+      const [id] = await trx('pull_requests').insert({ ...p, merge_base: p.merge_base ?? '', conflicted_files: '[]', status: 'checking' });
+      return Number(id);
+    },
+    async update(id: number, fields: Partial<Omit<PullRow, 'id' | 'conflicted_files'>> & { conflicted_files?: string[] }, trx: Knex = db): Promise<void> {
+      const { conflicted_files, ...rest } = fields;
+      await trx('pull_requests').where({ id }).update({ ...rest, ...(conflicted_files ? { conflicted_files: JSON.stringify(conflicted_files) } : {}) });
+    },
+    /** Open, unmerged pull requests with this head branch (for pushes and duplicate checks). */
+    async openByHead(headRepoId: number, headBranch: string, trx: Knex = db): Promise<PullRow[]> {
+      const rows = await trx('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
+        .where({ 'p.head_repo_id': headRepoId, 'p.head_branch': headBranch, 'p.has_merged': false, 'i.is_closed': false })
+        .select('p.*');
+      return rows.map((r: Record<string, unknown>) => toPullRow(r)!);
+    },
+    /** Open, unmerged pull requests targeting this base branch. */
+    async openByBase(baseRepoId: number, baseBranch: string, trx: Knex = db): Promise<PullRow[]> {
+      const rows = await trx('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
+        .where({ 'p.base_repo_id': baseRepoId, 'p.base_branch': baseBranch, 'p.has_merged': false, 'i.is_closed': false })
+        .select('p.*');
+      return rows.map((r: Record<string, unknown>) => toPullRow(r)!);
+    },
+  };
+}
+
+export type PullsStore = ReturnType<typeof pullsStore>;
