@@ -138,7 +138,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   return cfg;
 }
-
-export function wipPrefixes(cfg: Config): string[] {
-  return cfg.WORK_IN_PROGRESS_PREFIXES.split(',').map((p) => p.trim()).filter(Boolean);
-}

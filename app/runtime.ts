@@ -69,7 +69,7 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
 
     let worker: RunningWorker | undefined;
     if (role === 'serve' || role === 'worker') {
-      worker = await startTemporalWorker(temporal, { db }).catch((err) => {
+      worker = await startTemporalWorker(temporal, { db, config }).catch((err) => {
         throw new StartupError(`cannot start the Temporal worker against ${temporal.address}: ${(err as Error).message}`);
       });
       stops.push(() => worker!.shutdown());

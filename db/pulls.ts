@@ -27,6 +27,10 @@ export interface PullRow {
   additions: number;
   deletions: number;
   changed_files: number;
+  /** The merge journal (see migration 0007): set before the base branch moves. */
+  merge_operation_id: string | null;
+  pending_merge_commit: string | null;
+  pending_merge_base: string | null;
 }
 
 export function toPullRow(raw: Record<string, unknown> | undefined): PullRow | undefined {
@@ -88,7 +92,44 @@ export function pullsStore(db: Knex) {
         .select('p.*');
       return rows.map((r: Record<string, unknown>) => toPullRow(r)!);
     },
+    /** The open, unmerged pull request with exactly these targets, if any (duplicate check). */
+    async openWithTargets(t: PullTargets, trx: Knex = db): Promise<PullRow | undefined> {
+      const row = await trx('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
+        .where({
+          'p.head_repo_id': t.headRepoId, 'p.head_branch': t.headBranch, 'p.base_repo_id': t.baseRepoId, 'p.base_branch': t.baseBranch,
+          'p.has_merged': false, 'i.is_closed': false,
+        })
+        .first('p.*');
+      return toPullRow(row);
+    },
+    /** The newest pull request (any state) with these targets: GET /pulls/{base}/{head}. */
+    async latestWithTargets(t: PullTargets, trx: Knex = db): Promise<PullRow | undefined> {
+      return toPullRow(await trx('pull_requests').where({
+        head_repo_id: t.headRepoId, head_branch: t.headBranch, base_repo_id: t.baseRepoId, base_branch: t.baseBranch,
+      }).orderBy('id', 'desc').first());
+    },
+    /** Pull rows of a page of issues, keyed by issue id (one query for a list). */
+    async byIssueIds(issueIds: number[], trx: Knex = db): Promise<Map<number, PullRow>> {
+      if (issueIds.length === 0) return new Map();
+      const rows = await trx('pull_requests').whereIn('issue_id', issueIds);
+      return new Map(rows.map((r: Record<string, unknown>) => { const p = toPullRow(r)!; return [p.issue_id, p] as const; }));
+    },
+    /** Open, unmerged pull requests whose issue depends on `issueId` (their merge is blocked by it). */
+    async openDependingOn(issueId: number, trx: Knex = db): Promise<PullRow[]> {
+      const rows = await trx('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
+        .join('issue_dependencies as d', 'd.issue_id', 'p.issue_id')
+        .where({ 'd.dependency_id': issueId, 'p.has_merged': false, 'i.is_closed': false })
+        .select('p.*');
+      return rows.map((r: Record<string, unknown>) => toPullRow(r)!);
+    },
   };
+}
+
+export interface PullTargets {
+  headRepoId: number;
+  headBranch: string;
+  baseRepoId: number;
+  baseBranch: string;
 }
 
 export type PullsStore = ReturnType<typeof pullsStore>;

@@ -112,7 +112,7 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   let pullWorkflows: PullWorkflowClient | null = null;
   if (temporal) {
     const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
-    worker = await startTemporalWorker(settings, { db });
+    worker = await startTemporalWorker(settings, { db, config });
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }
   const secretKey = Buffer.alloc(32, 7);

@@ -1,11 +1,28 @@
-// Activities of the pull request workflow: thin wrappers over core/ and db/, built by a factory
-// that receives their dependencies.
+// Activities of the pull request workflow: thin wrappers over core/, built by a factory that
+// receives their dependencies. Each is safe to retry (see core/pulls/merge.ts for the journal).
+import { Context } from '@temporalio/activity';
 import type { Db } from '../db/connection.js';
+import { repositoriesRoot } from '../core/repositories.js';
+import { refreshMergeability } from '../core/pulls/mergeability.js';
+import { mergePullRequest } from '../core/pulls/merge.js';
+import { deleteMergedHeadBranch } from '../core/pulls/delete-head-branch.js';
+import { updatePullBranch } from '../core/pulls/update-branch.js';
+import { applyChangeBase, applySetState } from '../core/pulls/state.js';
+import { mayCancelAutoMerge, recordAutoMergeCancelled, recordAutoMergeError, recordAutoMergeScheduled } from '../core/pulls/auto-merge.js';
 import type { PullActivities, PullSummary } from '../workflows/activity-types.js';
 import type { PullKey } from '../workflows/pull-messages.js';
 
 export interface ActivityDeps {
   db: Db;
+  config: { APP_DATA_PATH: string; APP_URL: string; WORK_IN_PROGRESS_PREFIXES: string };
+}
+
+function retried(): boolean {
+  try {
+    return Context.current().info.attempt > 1;
+  } catch {
+    return false; // called outside an activity (tests)
+  }
 }
 
 export function createActivities(deps: ActivityDeps): PullActivities {
@@ -14,9 +31,23 @@ export function createActivities(deps: ActivityDeps): PullActivities {
       const row = await deps.db('issues as i')
         .leftJoin('pull_requests as p', 'p.issue_id', 'i.id')
         .where({ 'i.repo_id': key.repoId, 'i.index': key.index, 'i.is_pull': true })
-        .first('i.is_closed', 'p.has_merged');
-      if (!row) return { exists: false, isClosed: false, hasMerged: false };
-      return { exists: true, isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged) };
+        .first('i.is_closed', 'p.has_merged', 'p.id');
+      if (!row) return { exists: false, pullId: 0, isClosed: false, hasMerged: false };
+      return { exists: true, pullId: Number(row.id ?? 0), isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged) };
     },
+    async refreshMergeability(key) {
+      const result = await refreshMergeability(deps, key);
+      return result ? { status: result.status, headSha: result.headSha } : null;
+    },
+    mergePullRequest: (key, op) => mergePullRequest(deps, key, op),
+    deleteMergedHeadBranch: (key, doerId) => deleteMergedHeadBranch(deps, key, doerId, retried()),
+    updatePullBranch: (key, request) => updatePullBranch(deps, key, request),
+    setPullState: (key, request) => applySetState(deps.db, key, request.doerId, request.state),
+    changePullBase: (key, request) => applyChangeBase(deps.db, repositoriesRoot(deps.config), key, request.doerId, request.base),
+    recordAutoMergeScheduled: (key, schedule) => recordAutoMergeScheduled(deps, key, schedule),
+    recordAutoMergeCancelled: (key, doerId, reason) => recordAutoMergeCancelled(deps, key, doerId, reason),
+    recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),
+    mayCancelAutoMerge: (key, doerId, scheduledBy) => mayCancelAutoMerge(deps, key, doerId, scheduledBy),
   };
 }
+

@@ -1,12 +1,31 @@
 // The activities the pull request workflow calls; implemented in workers/activities.ts.
-import type { PullKey } from './pull-messages.js';
+import type {
+  AutoMergeSchedule, ChangeBaseRequest, MergeOperation, MergeOutcome, OperationOutcome, PullKey, SetStateRequest, UpdateBranchRequest,
+} from './pull-messages.js';
 
 export interface PullSummary {
   exists: boolean;
+  /** The pull request's database id (Gitea names it in the "already scheduled" message). */
+  pullId: number;
   isClosed: boolean;
   hasMerged: boolean;
 }
 
+export interface MergeabilitySummary {
+  status: string;
+  headSha: string;
+}
+
 export interface PullActivities {
   loadPullSummary(key: PullKey): Promise<PullSummary>;
+  refreshMergeability(key: PullKey): Promise<MergeabilitySummary | null>;
+  mergePullRequest(key: PullKey, op: MergeOperation): Promise<MergeOutcome>;
+  deleteMergedHeadBranch(key: PullKey, doerId: number): Promise<OperationOutcome>;
+  updatePullBranch(key: PullKey, request: UpdateBranchRequest): Promise<OperationOutcome>;
+  setPullState(key: PullKey, request: SetStateRequest): Promise<OperationOutcome>;
+  changePullBase(key: PullKey, request: ChangeBaseRequest): Promise<OperationOutcome>;
+  recordAutoMergeScheduled(key: PullKey, schedule: AutoMergeSchedule): Promise<void>;
+  recordAutoMergeCancelled(key: PullKey, doerId: number | null, reason: string): Promise<void>;
+  recordAutoMergeError(key: PullKey, message: string): Promise<void>;
+  mayCancelAutoMerge(key: PullKey, doerId: number, scheduledBy: number): Promise<OperationOutcome>;
 }

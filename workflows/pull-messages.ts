@@ -1,5 +1,5 @@
-// Messages of the per-pull-request workflow, shared by the workflow and its callers (types only
-// plus Temporal's message definitions, so both sides agree on names and shapes).
+// Messages of the per-pull-request workflow, shared by the workflow and its callers (types plus
+// Temporal's message definitions, so both sides agree on names and shapes).
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export interface PullKey {
@@ -13,23 +13,89 @@ export interface OperationOutcome {
   body?: unknown;
 }
 
+export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manually-merged';
+
+export interface MergeRequest {
+  doerId: number;
+  /** Empty means the plain merge style. */
+  style: MergeStyle | '';
+  title: string;
+  message: string;
+  mergeCommitId: string;
+  headCommitId: string;
+  mergeWhenChecksSucceed: boolean;
+  forceMerge: boolean;
+  /** null: the repository's default_delete_branch_after_merge. */
+  deleteBranchAfterMerge: boolean | null;
+}
+
+/** A merge activity's answer: an outcome, plus what the workflow needs to decide what comes next. */
+export interface MergeOutcome extends OperationOutcome {
+  /** The refusal is one that more waiting may lift (pending checks, missing approvals). */
+  waiting?: boolean;
+  /** The head branch should be deleted now that the merge is done. */
+  deleteBranch?: boolean;
+}
+
+export interface MergeOperation extends MergeRequest {
+  /** The workflow update id: recorded in the merge journal so a retry recognises its own merge. */
+  operationId: string;
+}
+
+export interface UpdateBranchRequest {
+  doerId: number;
+  style: 'merge' | 'rebase';
+}
+
+export interface CancelAutoMergeRequest {
+  doerId: number;
+}
+
+export interface SetStateRequest {
+  doerId: number;
+  state: 'open' | 'closed';
+}
+
+export interface ChangeBaseRequest {
+  doerId: number;
+  base: string;
+}
+
 export interface PingRequest {
   requestId: string;
+}
+
+/** The scheduled auto-merge, kept in the workflow and mirrored to pull_auto_merges. */
+export interface AutoMergeSchedule {
+  doerId: number;
+  style: MergeStyle;
+  title: string;
+  message: string;
+  deleteBranchAfterMerge: boolean;
+  scheduledAt: string;
 }
 
 export interface PullWorkflowView {
   key: PullKey;
   operations: number;
   lastOperation: string;
+  autoMerge: AutoMergeSchedule | null;
+  mergeabilityStale: boolean;
 }
 
 export interface PullWorkflowInput {
   key: PullKey;
   /** State carried across continue-as-new. */
-  carried?: { operations: number };
+  carried?: { operations: number; autoMerge: AutoMergeSchedule | null; mergeabilityStale: boolean };
 }
 
 export const pingUpdate = defineUpdate<OperationOutcome, [PingRequest]>('ping');
+export const mergeUpdate = defineUpdate<OperationOutcome, [MergeRequest]>('merge');
+export const updateBranchUpdate = defineUpdate<OperationOutcome, [UpdateBranchRequest]>('update');
+export const cancelAutoMergeUpdate = defineUpdate<OperationOutcome, [CancelAutoMergeRequest]>('cancelAutoMerge');
+export const setStateUpdate = defineUpdate<OperationOutcome, [SetStateRequest]>('setState');
+export const changeBaseUpdate = defineUpdate<OperationOutcome, [ChangeBaseRequest]>('changeBase');
+
 export const headChangedSignal = defineSignal<[string]>('headChanged');
 export const baseChangedSignal = defineSignal<[string]>('baseChanged');
 export const checksChangedSignal = defineSignal<[string]>('checksChanged');

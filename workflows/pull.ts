@@ -1,60 +1,206 @@
-// The per-pull-request workflow: one run per pull request, taking one operation at a time.
+// The per-pull-request workflow: one run per pull request (id pull/<base repo id>/<index>) that
+// takes one operation at a time — merge, update, auto-merge, close/reopen, base change — and keeps
+// mergeability fresh when the head or base moves.
 import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  proxyActivities,
-  setHandler,
-  upsertMemo,
-  workflowInfo,
+  allHandlersFinished, condition, continueAsNew, currentUpdateInfo, proxyActivities, setHandler, upsertMemo, workflowInfo,
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
 import {
-  baseChangedSignal,
-  checksChangedSignal,
-  headChangedSignal,
-  pingUpdate,
-  reviewsChangedSignal,
-  viewQuery,
-  type PullWorkflowInput,
+  baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, headChangedSignal, mergeUpdate, pingUpdate,
+  reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
+  type AutoMergeSchedule, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
 } from './pull-messages.js';
 
-const activities = proxyActivities<PullActivities>({
+// Reads and small writes: quick, retried on infrastructure errors.
+const records = proxyActivities<PullActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 });
+// Git work can take longer on big repositories; the merge journal makes retries safe.
+const gitWork = proxyActivities<PullActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+});
+
+const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
 
 export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<void> {
+  const { key } = input;
   const mutex = new Mutex();
   let operations = input.carried?.operations ?? 0;
   let lastOperation = '';
+  let autoMerge: AutoMergeSchedule | null = input.carried?.autoMerge ?? null;
+  let mergeabilityStale = input.carried?.mergeabilityStale ?? true;
+  let autoMergeDue = autoMerge !== null;
   let finished = false;
-  let mergeabilityStale = false; // read by the merge operations
+  let state = 'open';
 
-  upsertMemo({ repoId: input.key.repoId, index: input.key.index });
-
-  setHandler(pingUpdate, (request) =>
+  const describe = () => upsertMemo({ repoId: key.repoId, index: key.index, state, autoMerge: autoMerge ? `${autoMerge.style} by user ${autoMerge.doerId}` : null, lastOperation });
+  const operation = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
     mutex.runExclusive(async () => {
       operations++;
-      lastOperation = `ping ${request.requestId}`;
-      const summary = await activities.loadPullSummary(input.key);
-      finished = !summary.exists || summary.isClosed || summary.hasMerged;
+      lastOperation = name;
+      describe();
+      return fn();
+    });
+  const updateId = () => currentUpdateInfo()?.id ?? `${workflowInfo().runId}/${operations}`;
+
+  const finishMerge = async (deleteBranch: boolean | undefined, doerId: number): Promise<OperationOutcome> => {
+    state = 'merged';
+    finished = true;
+    autoMerge = null;
+    describe();
+    if (deleteBranch) {
+      const deleted = await gitWork.deleteMergedHeadBranch(key, doerId);
+      if (deleted.status >= 400) return deleted;
+    }
+    return { status: 200 };
+  };
+
+  setHandler(pingUpdate, (request) =>
+    operation(`ping ${request.requestId}`, async () => {
+      const summary = await records.loadPullSummary(key);
       return { status: 200, body: { workflowId: workflowInfo().workflowId, operations, summary } };
     }),
   );
 
-  const markStale = () => {
-    mergeabilityStale = true;
-  };
-  setHandler(headChangedSignal, markStale);
-  setHandler(baseChangedSignal, markStale);
-  setHandler(checksChangedSignal, markStale);
-  setHandler(reviewsChangedSignal, markStale);
-  setHandler(viewQuery, () => ({ key: input.key, operations, lastOperation }));
+  setHandler(mergeUpdate, (request: MergeRequest) =>
+    operation(request.mergeWhenChecksSucceed ? 'schedule auto-merge' : `merge (${request.style || 'merge'})`, async () => {
+      const id = updateId();
+      if (request.mergeWhenChecksSucceed && autoMerge) {
+        const summary = await records.loadPullSummary(key);
+        return { status: 409, body: { message: `pull request is already scheduled to auto merge when checks succeed [pull_id: ${summary.pullId}]` } };
+      }
+      const outcome = await gitWork.mergePullRequest(key, { ...request, operationId: id });
+      if (outcome.status === 200) return finishMerge(outcome.deleteBranch, request.doerId);
+      if (request.mergeWhenChecksSucceed && outcome.waiting) {
+        const style = (request.style || 'merge') as MergeStyle;
+        const schedule: AutoMergeSchedule = {
+          doerId: request.doerId, style, title: request.title, message: request.message,
+          deleteBranchAfterMerge: request.deleteBranchAfterMerge ?? false, scheduledAt: new Date().toISOString(),
+        };
+        await records.recordAutoMergeScheduled(key, schedule);
+        autoMerge = schedule;
+        describe();
+        return { status: 201 };
+      }
+      return { status: outcome.status, body: outcome.body };
+    }),
+  { validator: (request: MergeRequest) => {
+    if (request.style && !MERGE_STYLES.includes(request.style)) throw new Error(`unknown merge style ${request.style}`);
+  } });
 
-  await condition(() => finished || workflowInfo().continueAsNewSuggested);
+  setHandler(cancelAutoMergeUpdate, (request) =>
+    operation('cancel auto-merge', async () => {
+      if (!autoMerge) return { status: 404, body: { message: 'no auto merge is scheduled for this pull request' } };
+      const allowed = await records.mayCancelAutoMerge(key, request.doerId, autoMerge.doerId);
+      if (allowed.status !== 204) return allowed;
+      await records.recordAutoMergeCancelled(key, request.doerId, 'cancelled');
+      autoMerge = null;
+      autoMergeDue = false;
+      describe();
+      return { status: 204 };
+    }),
+  );
+
+  setHandler(updateBranchUpdate, (request) =>
+    operation(`update (${request.style})`, async () => {
+      const outcome = await gitWork.updatePullBranch(key, request);
+      if (outcome.status === 200) mergeabilityStale = true;
+      return { status: outcome.status, body: outcome.body };
+    }),
+  );
+
+  setHandler(setStateUpdate, (request) =>
+    operation(`set state ${request.state}`, async () => {
+      const outcome = await records.setPullState(key, request);
+      if (outcome.status < 300) {
+        state = request.state;
+        if (request.state === 'closed' && autoMerge) {
+          await records.recordAutoMergeCancelled(key, request.doerId, 'closed');
+          autoMerge = null;
+        }
+        mergeabilityStale = true;
+        describe();
+      }
+      return outcome;
+    }),
+  );
+
+  setHandler(changeBaseUpdate, (request) =>
+    operation(`change base to ${request.base}`, async () => {
+      const outcome = await records.changePullBase(key, request);
+      if (outcome.status < 300) mergeabilityStale = true;
+      return outcome;
+    }),
+  );
+
+  setHandler(headChangedSignal, () => {
+    mergeabilityStale = true;
+    autoMergeDue = autoMerge !== null;
+  });
+  setHandler(baseChangedSignal, () => {
+    mergeabilityStale = true;
+    autoMergeDue = autoMerge !== null;
+  });
+  // Statuses are evaluated against the current head inside the merge activity: a status for an
+  // older head never satisfies a required check.
+  setHandler(checksChangedSignal, () => {
+    autoMergeDue = autoMerge !== null;
+  });
+  setHandler(reviewsChangedSignal, () => {
+    autoMergeDue = autoMerge !== null;
+  });
+  setHandler(viewQuery, () => ({ key, operations, lastOperation, autoMerge, mergeabilityStale }));
+
+  /** Runs a scheduled auto-merge as the user who scheduled it; cancels it when waiting cannot help. */
+  const tryAutoMerge = () =>
+    operation('auto-merge attempt', async () => {
+      if (!autoMerge) return;
+      const schedule = autoMerge;
+      const outcome = await gitWork.mergePullRequest(key, {
+        doerId: schedule.doerId, style: schedule.style, title: schedule.title, message: schedule.message, mergeCommitId: '', headCommitId: '',
+        mergeWhenChecksSucceed: true, forceMerge: false, deleteBranchAfterMerge: schedule.deleteBranchAfterMerge,
+        operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`,
+      });
+      if (outcome.status === 200) {
+        await finishMerge(outcome.deleteBranch, schedule.doerId);
+        return;
+      }
+      const message = (outcome.body as { message?: string } | undefined)?.message ?? `status ${outcome.status}`;
+      if (outcome.waiting) {
+        await records.recordAutoMergeError(key, message);
+        return;
+      }
+      await records.recordAutoMergeCancelled(key, null, message || 'the pull request can no longer be merged');
+      autoMerge = null;
+      describe();
+    });
+
+  const summary = await records.loadPullSummary(key);
+  if (summary.hasMerged || summary.isClosed) {
+    state = summary.hasMerged ? 'merged' : 'closed';
+    finished = autoMerge === null;
+  }
+  describe();
+
+  while (!finished && !workflowInfo().continueAsNewSuggested) {
+    await condition(() => finished || mergeabilityStale || autoMergeDue || workflowInfo().continueAsNewSuggested);
+    if (finished) break;
+    if (mergeabilityStale) {
+      mergeabilityStale = false;
+      const result = await mutex.runExclusive(() => records.refreshMergeability(key));
+      if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
+      if (autoMerge) autoMergeDue = true;
+    }
+    if (autoMergeDue && autoMerge) {
+      autoMergeDue = false;
+      await tryAutoMerge();
+    }
+    if (state === 'closed' && !autoMerge && mutex.locked === false) finished = true;
+  }
   await condition(allHandlersFinished);
   if (finished) return;
-  await continueAsNew<typeof pullRequestWorkflow>({ key: input.key, carried: { operations } });
+  await continueAsNew<typeof pullRequestWorkflow>({ key, carried: { operations, autoMerge, mergeabilityStale } });
 }

@@ -1,0 +1,45 @@
+// After a merge: delete the head branch when asked (Gitea's rules: skipped when another open pull
+// request uses it; pull requests based on it are retargeted to the merged one's base first).
+import { branchRef, deleteRef, resolveRef } from '../../git/index.js';
+import { usersStore } from '../../db/users.js';
+import { pullsStore } from '../../db/pulls.js';
+import { nowUnix } from '../../db/time.js';
+import { addComment } from '../comments.js';
+import { protectionFor } from '../branch-protection.js';
+import { atLeast, repoAccessMode } from '../permissions.js';
+import { loadPullOperationContext, type OperationDeps } from './operation-context.js';
+import type { OperationOutcome, PullKey } from '../../workflows/pull-messages.js';
+
+export async function deleteMergedHeadBranch(deps: OperationDeps, key: PullKey, doerId: number, retried: boolean): Promise<OperationOutcome> {
+  const ctx = await loadPullOperationContext(deps, key);
+  const doer = await usersStore(deps.db).byId(doerId);
+  if (!ctx.pull.has_merged || !doer || !ctx.headRepo || !ctx.headOwner || !ctx.headPath) return { status: 200 };
+  const pulls = pullsStore(deps.db);
+  const others = (await pulls.openByHead(ctx.headRepo.id, ctx.pull.head_branch)).filter((p) => p.id !== ctx.pull.id);
+  if (others.length > 0) return { status: 200 }; // another open pull request still needs the branch
+
+  const sha = await resolveRef(ctx.headPath, branchRef(ctx.pull.head_branch));
+  if (!sha) return retried ? { status: 200 } : { status: 404, body: { message: `branch ${ctx.pull.head_branch} does not exist` } };
+  if (ctx.pull.head_branch === ctx.headRepo.default_branch) return { status: 403, body: { message: 'can not delete default branch' } };
+  if (await protectionFor(deps.db, ctx.headRepo.id, ctx.pull.head_branch)) return { status: 403, body: { message: 'branch protected' } };
+  if (!atLeast(await repoAccessMode(deps.db, ctx.headRepo, ctx.headOwner, doer), 'write')) {
+    return { status: 403, body: { message: 'user has no permission to delete the head branch' } };
+  }
+
+  // Pull requests based on the branch would lose their base: point them at the merged one's base.
+  const children = await pulls.openByBase(ctx.headRepo.id, ctx.pull.head_branch);
+  for (const child of children) {
+    await pulls.update(child.id, { base_branch: ctx.pull.base_branch, status: 'checking' });
+  }
+  if (!(await deleteRef(ctx.headPath, branchRef(ctx.pull.head_branch), sha))) {
+    return { status: 409, body: { message: 'the head branch moved while it was being deleted' } };
+  }
+  await pulls.update(ctx.pull.id, { head_branch_deleted: true });
+  try {
+    await addComment(deps.db, { issueId: ctx.issue.id, posterId: doer.id, type: 'delete_branch', content: ctx.pull.head_branch });
+    await deps.db('issues').where({ id: ctx.issue.id }).update({ updated_unix: nowUnix() });
+  } catch {
+    // A failed comment does not fail the request (spec rule 7).
+  }
+  return { status: 200, body: { retargeted: children.map((c) => c.index) } };
+}

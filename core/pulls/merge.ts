@@ -1,0 +1,140 @@
+// Merges a pull request in the bare base repository: a fresh mergeability check, the readiness
+// rules, the commit for the style, a journal entry, a compare-and-swap of the base branch and the
+// database update. Safe to retry at any point: never two merges, never a flag without the commit.
+import type { Knex } from 'knex';
+import {
+  EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
+  branchRef, commitExists, isAncestor, isValidSha, mergeCommitForStyle, resolveRef, updateRef, type Identity,
+} from '../../git/index.js';
+import { pullsStore } from '../../db/pulls.js';
+import { usersStore, type UserRow } from '../../db/users.js';
+import { nowUnix } from '../../db/time.js';
+import { addComment } from '../comments.js';
+import { workInProgressPrefixes } from './wip.js';
+import { computeMergeability } from './mergeability.js';
+import { checkMergeReadiness } from './merge-readiness.js';
+import { composeMergeMessage, defaultMergeTitle, isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
+import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
+import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
+
+const CAS_ATTEMPTS = 3;
+
+function identity(user: UserRow): Identity {
+  return { name: user.full_name || user.name, email: user.email || `${user.lower_name}@noreply.localhost` };
+}
+
+function refuse(status: number, message: string, extra: Partial<MergeOutcome> = {}): MergeOutcome {
+  return { status, body: { message }, ...extra };
+}
+
+/** Finishes a merge whose base branch already points at (or contains) the journalled commit. */
+async function recordMerge(db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string): Promise<void> {
+  const now = nowUnix();
+  await db.transaction(async (trx) => {
+    const updated = await trx('pull_requests').where({ id: ctx.pull.id, has_merged: false }).update({
+      has_merged: true, merged_unix: now, merger_id: doer.id, merge_commit_sha: commit, merge_style: style,
+      merge_base: mergeBase || ctx.pull.merge_base, status: style === 'manually-merged' ? 'manually_merged' : 'mergeable',
+      merge_operation_id: operationId, pending_merge_commit: null, pending_merge_base: null,
+    });
+    if (Number(updated) === 0) return; // another attempt of this operation finished it
+    await trx('issues').where({ id: ctx.issue.id }).update({ is_closed: true, closed_unix: now, updated_unix: now });
+    await addComment(trx, { issueId: ctx.issue.id, posterId: doer.id, type: 'merge_pull', content: commit });
+    await trx('pull_auto_merges').where({ pull_id: ctx.pull.id }).delete();
+  });
+}
+
+/** A retry of an operation that already journalled or finished its merge completes it, nothing more. */
+async function resumeJournalled(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeOperation): Promise<MergeOutcome | null> {
+  if (ctx.pull.merge_operation_id !== op.operationId) return null;
+  if (ctx.pull.has_merged) return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
+  const pending = ctx.pull.pending_merge_commit;
+  if (!pending) return null;
+  const current = await resolveRef(ctx.basePath, branchRef(ctx.pull.base_branch));
+  if (current && (current === pending || (await isAncestor(ctx.basePath, pending, current)))) {
+    await recordMerge(deps.db, ctx, doer, (op.style || 'merge') as MergeStyle, pending, ctx.pull.pending_merge_base ?? '', op.operationId);
+    return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
+  }
+  // The earlier attempt never moved the branch: forget it and merge afresh.
+  await pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null });
+  return null;
+}
+
+function shouldDeleteBranch(ctx: PullOperationContext, op: MergeRequest): boolean {
+  return op.deleteBranchAfterMerge ?? ctx.baseRepo.default_delete_branch_after_merge;
+}
+
+async function manualMerge(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeOperation): Promise<MergeOutcome> {
+  const commit = op.mergeCommitId.trim().toLowerCase();
+  const baseSha = await resolveRef(ctx.basePath, branchRef(ctx.pull.base_branch));
+  const valid = isValidSha(commit) && baseSha !== null && (await commitExists(ctx.basePath, commit)) && (await isAncestor(ctx.basePath, commit, baseSha));
+  if (!valid) return refuse(409, 'Wrong commit ID');
+  await recordMerge(deps.db, ctx, doer, 'manually-merged', commit, ctx.pull.merge_base, op.operationId);
+  return { status: 200 };
+}
+
+function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
+  if (err instanceof MergeConflictError) {
+    return { status: 409, body: { raw: { Style: style, StdOut: '', StdErr: `CONFLICT (content): ${err.conflictedFiles.join(', ')}`, Err: {}, ConflictedFiles: err.conflictedFiles, ...(err.commitSha ? { CommitSHA: err.commitSha } : {}) } } };
+  }
+  if (err instanceof NotFastForwardError) return refuse(409, 'fast-forward-only merge is not possible: the head branch has diverged from the base branch');
+  if (err instanceof UnrelatedHistoriesError) return refuse(409, 'refusing to merge unrelated histories');
+  if (err instanceof EmptyMergeError) return refuse(405, 'nothing to merge: the head branch is already contained in the base branch');
+  return null;
+}
+
+export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
+  for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
+    const ctx = await loadPullOperationContext(deps, key);
+    const doer = await usersStore(deps.db).byId(op.doerId);
+    if (!doer) return refuse(405, 'User not allowed to merge PR');
+    const resumed = await resumeJournalled(deps, ctx, doer, op);
+    if (resumed) return resumed;
+
+    const style: MergeStyle = op.style || 'merge';
+    const manual = style === 'manually-merged';
+    if (ctx.issue.is_closed && !ctx.pull.has_merged) return refuse(404, 'not found');
+    if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return refuse(405, styleNotAllowedMessage(style));
+    const mergeability = manual ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [] } : await computeMergeability(ctx);
+    const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
+    if (!readiness.ready) {
+      return readiness.waiting
+        ? refuse(readiness.status, readiness.message, { waiting: true })
+        : readiness.status === 409 && 'raw' in readiness && readiness.raw ? { status: 409, body: { raw: readiness.raw } } : refuse(readiness.status, readiness.message);
+    }
+    if (manual) return manualMerge(deps, ctx, doer, op);
+    if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
+
+    const poster = ctx.issue.poster_id ? await usersStore(deps.db).byId(ctx.issue.poster_id) : undefined;
+    const facts = {
+      style, title: ctx.issue.title, index: ctx.pull.index, headBranch: ctx.pull.head_branch, baseBranch: ctx.pull.base_branch,
+      headRepoFullName: ctx.headRepo && ctx.headRepo.id !== ctx.baseRepo.id && ctx.headOwner ? `${ctx.headOwner.name}/${ctx.headRepo.name}` : null,
+      headRepoDeleted: ctx.headRepo === null,
+    };
+    let message = composeMergeMessage(op.title, op.message, defaultMergeTitle(facts));
+    const committer = identity(doer);
+    const author = style === 'squash' && poster ? identity(poster) : committer;
+    if (style === 'squash' && (author.email !== committer.email || author.name !== committer.name)) {
+      message += `\n\nCo-authored-by: ${committer.name} <${committer.email}>\nCo-committed-by: ${committer.name} <${committer.email}>`;
+    }
+
+    let commit: string;
+    try {
+      commit = await mergeCommitForStyle(ctx.basePath, style, { base: mergeability.baseSha, head: mergeability.headSha, message, author, committer });
+    } catch (err) {
+      const failure = gitFailure(err, style);
+      if (failure) return failure;
+      throw err;
+    }
+    // Journal first, then move the branch: a crash in between is resolved by resumeJournalled.
+    await pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase });
+    const moved = await updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
+    if (!moved) {
+      // The base moved under us (another merge or a push): merge again on the new base.
+      await pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null });
+      continue;
+    }
+    await recordMerge(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId);
+    return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
+  }
+  return refuse(409, 'merge push out of date');
+}
