@@ -48,7 +48,10 @@ export function sendOutcome(reply: FastifyReply, outcome: OperationOutcome, appU
     if (body && typeof body === 'object' && 'raw' in (body as Record<string, unknown>)) {
       return reply.code(outcome.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send((body as { raw: unknown }).raw);
     }
-    const message = body && typeof body === 'object' && 'message' in (body as Record<string, unknown>) ? String((body as { message: unknown }).message) : '';
+    // A workflow's 500 names the failing activity's error: that is for the log, not the client.
+    const message = outcome.status >= 500
+      ? 'internal error: the operation failed; the server log has the details'
+      : body && typeof body === 'object' && 'message' in (body as Record<string, unknown>) ? String((body as { message: unknown }).message) : '';
     return reply.code(outcome.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send({ message, url: `${appUrl}api/swagger` });
   }
   if (outcome.body === undefined) return reply.code(outcome.status).send();

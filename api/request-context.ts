@@ -10,6 +10,11 @@ export interface AuthInfo {
   tokenId: number | null;
   /** The authenticated user before sudo; equals the doer without sudo. */
   actualUser: UserRow | null;
+  /**
+   * The token carries `public-only`: private repositories, organizations and users must be refused
+   * (403 `token scope is limited to public ...`). Always set by the auth plugin.
+   */
+  publicOnly?: boolean;
 }
 
 declare module 'fastify' {

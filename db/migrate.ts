@@ -4,6 +4,8 @@ import * as accounts from './migrations/0001_accounts.js';
 import * as repositories from './migrations/0002_repositories.js';
 import * as issues from './migrations/0003_issues.js';
 import * as pulls from './migrations/0004_pulls.js';
+import * as accountExtras from './migrations/0005_account_extras.js';
+import * as mergeJournal from './migrations/0007_merge_journal.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -12,6 +14,8 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0002_repositories', repositories],
   ['0003_issues', issues],
   ['0004_pulls', pulls],
+  ['0005_account_extras', accountExtras],
+  ['0007_merge_journal', mergeJournal],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

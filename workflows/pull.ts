@@ -2,7 +2,7 @@
 // takes one operation at a time — merge, update, auto-merge, close/reopen, base change — and keeps
 // mergeability fresh when the head or base moves.
 import {
-  allHandlersFinished, condition, continueAsNew, currentUpdateInfo, proxyActivities, setHandler, upsertMemo, workflowInfo,
+  ActivityFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, proxyActivities, setHandler, upsertMemo, workflowInfo,
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
@@ -15,12 +15,12 @@ import {
 // Reads and small writes: quick, retried on infrastructure errors.
 const records = proxyActivities<PullActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2 },
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2, maximumAttempts: 20 },
 });
 // Git work can take longer on big repositories; the merge journal makes retries safe.
 const gitWork = proxyActivities<PullActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 10 },
 });
 
 const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
@@ -37,12 +37,20 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   let state = 'open';
 
   const describe = () => upsertMemo({ repoId: key.repoId, index: key.index, state, autoMerge: autoMerge ? `${autoMerge.style} by user ${autoMerge.doerId}` : null, lastOperation });
-  const operation = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
+  // An activity that keeps failing (a bug, a broken disk) ends the operation with a 500 instead
+  // of leaving the caller waiting; the workflow itself carries on.
+  const operation = <T>(name: string, fn: () => Promise<T>): Promise<T | OperationOutcome> =>
     mutex.runExclusive(async () => {
       operations++;
       lastOperation = name;
       describe();
-      return fn();
+      try {
+        return await fn();
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        log.error('operation failed', { operation: name, error: err.cause?.message ?? err.message });
+        return { status: 500, body: { message: `${name} failed: ${err.cause?.message ?? err.message}` } };
+      }
     });
   const updateId = () => currentUpdateInfo()?.id ?? `${workflowInfo().runId}/${operations}`;
 

@@ -1,7 +1,32 @@
 // Every resource's route module, in the order they are registered.
 import type { FastifyInstance } from 'fastify';
 import { markupRoutes } from './markup.js';
+import { userRoutes } from './users.js';
+import { tokenRoutes } from './tokens.js';
+import { orgRoutes } from './orgs.js';
+import { blockRoutes } from './blocks.js';
+import { twoFactorRoutes } from './two-factor.js';
+import { repoRoutes } from './repos.js';
+import { forkRoutes } from './forks.js';
+import { branchRoutes } from './branches.js';
+import { branchProtectionRoutes } from './branch-protections.js';
+import { collaboratorRoutes } from './collaborators.js';
+import { gitHttpRoutes } from './git-http.js';
+import { pullRoutes } from './pulls.js';
+import { pullDiffRoutes } from './pull-diff.js';
+import { pullMergeRoutes } from './pull-merge.js';
+import { labelRoutes } from './labels.js';
+import { milestoneRoutes } from './milestones.js';
+import { issueRoutes } from './issues.js';
+import { commentRoutes } from './comments.js';
+import { dependencyRoutes } from './dependencies.js';
+import { reviewRoutes } from './reviews.js';
+import { statusRoutes } from './statuses.js';
 
 export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   markupRoutes,
+  userRoutes, tokenRoutes, orgRoutes, blockRoutes, twoFactorRoutes,
+  repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
+  pullDiffRoutes, pullRoutes, pullMergeRoutes,
+  labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
 ];

@@ -10,7 +10,17 @@ export type RenderEnv = {
   issues: Readonly<Record<string, ResolvedIssue>>;
   /** The text as the client sent it, before markdown-it normalised its line endings. */
   originalText: string;
+  /** How many more mentions and issue references may become links in this document. */
+  referenceLinkBudget: { remaining: number };
+  /** Scratch space of the wiki-link rule for the inline block being parsed (see wiki-links.ts). */
+  wikiBrackets?: { src: string; nextClose: Int32Array; nextNewline: Int32Array };
 };
+
+/**
+ * A document repeating one resolved reference hundreds of thousands of times would otherwise turn
+ * each into a link, multiplying the output size; past this many, references stay text.
+ */
+export const MAX_REFERENCE_LINKS = 10000;
 
 export function wikiSyntaxEnabled(env: RenderEnv): boolean {
   return env.flavour === 'wiki';

@@ -17,24 +17,14 @@ export const MAX_NESTING = 64;
 
 /**
  * Autolinks as goldmark's linkify extension finds them: URLs with a scheme, `www.` hosts and e-mail
- * addresses, but not bare domain names such as `example.com` and not `//host` links.
+ * addresses, but not bare domain names such as `example.com` and not `//host` links. linkify-it's
+ * own fuzzy matcher finds the `www.` hosts (a custom `www.` schema would rescan the rest of the text
+ * at every occurrence); the bare domains it also finds are dropped here.
  */
 function configureLinkify(linkify: LinkifyIt): void {
-  linkify.set({ fuzzyLink: false, fuzzyEmail: true, fuzzyIP: false });
   linkify.add('//', null);
-  linkify.add('www.', {
-    validate(text, pos, self) {
-      const re = self.re as Record<string, RegExp | string>;
-      if (!(re.wwwHost instanceof RegExp)) {
-        re.wwwHost = new RegExp(`^${String(re.src_auth)}${String(re.src_host_port_strict)}${String(re.src_path)}`, 'i');
-      }
-      const match = (re.wwwHost as RegExp).exec(text.slice(pos));
-      return match ? match[0].length : 0;
-    },
-    normalize(match) {
-      match.url = 'http://' + match.url;
-    },
-  });
+  const findLinks = linkify.match.bind(linkify);
+  linkify.match = (text: string) => findLinks(text)?.filter((link) => link.schema !== '' || /^www\./i.test(link.raw)) ?? null;
 }
 
 /** GFM tables carry alignment as `align`, which the sanitizer keeps (it drops `style` there). */
@@ -49,8 +39,8 @@ function tableAlignmentRule(state: StateCore): void {
   }
 }
 
-function createMarkdown(breaks: boolean): MarkdownIt {
-  const md = new MarkdownIt('default', { html: true, linkify: true, breaks, xhtmlOut: true, typographer: false });
+function createMarkdown(breaks: boolean, html: boolean): MarkdownIt {
+  const md = new MarkdownIt('default', { html, linkify: true, breaks, xhtmlOut: true, typographer: false });
   // markdown-it reads maxNesting from its options; the type definitions leave it out.
   Object.assign(md.options, { maxNesting: MAX_NESTING });
   configureLinkify(md.linkify);
@@ -67,10 +57,14 @@ function createMarkdown(breaks: boolean): MarkdownIt {
 }
 
 // Comments turn single line breaks into <br>; documents, wikis and raw markdown keep them soft.
-const commentMarkdown = createMarkdown(true);
-const documentMarkdown = createMarkdown(false);
+// The variants without raw HTML serve documents whose HTML is too deeply nested to sanitise.
+const renderers = {
+  comment: { withHtml: createMarkdown(true, true), textOnly: createMarkdown(true, false) },
+  document: { withHtml: createMarkdown(false, true), textOnly: createMarkdown(false, false) },
+};
 
-export function renderMarkdown(text: string, env: RenderEnv): string {
-  const md = env.flavour === 'comment' ? commentMarkdown : documentMarkdown;
-  return md.render(text, env);
+/** Renders markdown to unsanitised HTML; with `allowRawHtml` false, HTML in the source shows as text. */
+export function renderMarkdown(text: string, env: RenderEnv, allowRawHtml = true): string {
+  const pair = env.flavour === 'comment' ? renderers.comment : renderers.document;
+  return (allowRawHtml ? pair.withHtml : pair.textOnly).render(text, env);
 }

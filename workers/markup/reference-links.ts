@@ -32,7 +32,7 @@ function referenceHref(env: RenderEnv, match: ReferenceMatch): { href: string; c
     repo = env.links.repo;
   }
   const key = issueKey(owner, repo, match.digits);
-  if (!key || !env.issues[key]?.exists) return null;
+  if (!key || !Object.hasOwn(env.issues, key) || !env.issues[key]?.exists) return null;
   // As Gitea: the marker picks the path (`!` for pulls); Gitea's pages redirect between the two.
   const area = match.marker === '!' ? 'pulls' : 'issues';
   return { href: `${env.appUrl}${owner}/${repo}/${area}/${match.digits}`, className: 'ref-issue' };
@@ -44,8 +44,10 @@ function linkReferences(Token: TokenFactory, env: RenderEnv, token: Token): Toke
   const pieces: Token[] = [];
   let copied = 0;
   scanReferences(text, false, (match) => {
+    if (env.referenceLinkBudget.remaining <= 0) return false;
     const target = referenceHref(env, match);
     if (!target) return;
+    env.referenceLinkBudget.remaining--;
     if (match.start > copied) {
       const before = new Token('text', '', 0);
       before.content = text.slice(copied, match.start);
@@ -63,20 +65,16 @@ function linkReferences(Token: TokenFactory, env: RenderEnv, token: Token): Toke
   return pieces;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const fullIssueUrlPatterns = new Map<string, RegExp>();
+/** What follows the instance URL in a link to an issue or pull request (or one of its comments). */
+const ISSUE_PAGE = /^([\w.-]+)\/([\w.-]+)\/(?:issues|pulls)\/([1-9][0-9]{0,14})(?:#([\w-]+))?$/;
 
 /** `{app_url}owner/repo/issues/N` written as a bare URL reads `#N` (or `owner/repo#N`), like Gitea. */
 function shortenIssueUrl(env: RenderEnv, open: Token, text: Token | undefined): void {
   if (open.markup !== 'linkify' || !text || text.type !== 'text') return;
-  let pattern = fullIssueUrlPatterns.get(env.appUrl);
-  if (!pattern) {
-    pattern = new RegExp(`^${escapeRegExp(env.appUrl)}([\\w.-]+)/([\\w.-]+)/(?:issues|pulls)/([1-9][0-9]{0,14})(?:#([\\w-]+))?$`);
-    fullIssueUrlPatterns.set(env.appUrl, pattern);
-  }
   const href = open.attrGet('href') ?? '';
-  const match = pattern.exec(href);
-  if (!match || text.content !== href.replace(/^https?:\/\//, '') && text.content !== href) return;
+  if (!href.startsWith(env.appUrl) || text.content !== href) return;
+  const match = ISSUE_PAGE.exec(href.slice(env.appUrl.length));
+  if (!match) return;
   const [, owner, repo, index, anchor] = match;
   const sameRepo = env.links && env.links.owner === owner && env.links.repo === repo;
   text.content = `${sameRepo ? '' : `${owner}/${repo}`}#${index}${anchor?.startsWith('issuecomment-') ? ' (comment)' : ''}`;

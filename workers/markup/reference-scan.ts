@@ -132,7 +132,7 @@ export function scanReferences(text: string, lenient: boolean, visit: (match: Re
       }
     } else if (code === 35 || code === 33) { // # !
       const boundary = lenient
-        ? !isRepoNameChar(before)
+        ? !isAlphanumeric(before)
         : before === -1 || isSpace(before) || before === 40 || before === 91 || before === 39 || before === 34;
       const match = boundary ? matchShortIssue(text, i, lenient) : null;
       if (match) {

@@ -26,17 +26,27 @@ export function extractReferenceCandidates(text: string, context: string, limit 
   const addMention = (name: string) => {
     if (mentions.size < limit) mentions.add(name.toLowerCase());
   };
+  const addIssue = (owner: string | undefined, name: string | undefined, digits: string) => {
+    const key = owner && name ? issueKey(owner, name, digits) : null;
+    if (key && issues.size < limit) issues.add(key);
+  };
 
   scanReferences(text, true, (match) => {
     if (match.kind === 'mention') {
       addMention(match.name);
-      // The renderer keeps a final dot in the name when punctuation other than a space follows it.
-      if (text.charCodeAt(match.end) === 46) addMention(match.name + '.');
-    } else if (issues.size < limit) {
+      // The renderer sees text tokens, not source: `_@bob_` shows it `@bob`, and `@bob.)` keeps the dot.
+      const trimmed = match.name.replace(/[._]+$/, '');
+      if (trimmed && trimmed !== match.name) addMention(trimmed);
+      const after = text.charCodeAt(match.end + 1);
+      if (text.charCodeAt(match.end) === 46 && !Number.isNaN(after) && !/\s/.test(String.fromCharCode(after))) {
+        addMention(match.name + '.');
+      }
+    } else {
       const owner = match.owner ?? repo?.owner;
       const name = match.repo ?? repo?.repo;
-      const key = owner && name ? issueKey(owner, name, match.digits) : null;
-      if (key) issues.add(key);
+      addIssue(owner, name, match.digits);
+      // `_owner/repo#1_` is emphasis around `owner/repo#1` once rendered.
+      if (match.owner?.startsWith('_')) addIssue(match.owner.replace(/^_+/, ''), name, match.digits);
     }
     return mentions.size < limit || issues.size < limit;
   });

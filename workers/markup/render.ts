@@ -2,33 +2,49 @@
 import { repoLinksFor } from './context.js';
 import { renderCsv } from './csv.js';
 import { renderMarkdown } from './markdown.js';
+import { MAX_REFERENCE_LINKS, type RenderEnv } from './markdown-env.js';
 import { planRender } from './modes.js';
+import { nestsDeeperThan } from './nesting-guard.js';
 import { sanitizeRenderedHtml } from './sanitize.js';
 import type { RenderRequest, RenderResult } from './types.js';
 
 export type { RenderRequest, RenderResult } from './types.js';
 
 /**
+ * Markdown alone cannot nest this deep (see MAX_NESTING); deeper HTML comes from raw HTML in the
+ * source, which is then shown as text rather than fed to the sanitiser in quadratic time.
+ */
+const MAX_HTML_DEPTH = 512;
+
+/**
  * Renders `/markup`, `/markdown` and `/markdown/raw` bodies to sanitised HTML (the raw endpoint is
  * kind `markdown`, mode `markdown`). Never throws on user input: an unknown mode or an unsupported
- * file extension gives the 422 plain-text body Gitea sends.
+ * file extension gives the 422 plain-text body Gitea sends; empty text renders nothing in any mode.
  */
 export function renderDocument(request: RenderRequest): RenderResult {
+  // Empty text is an empty 200 whatever the mode, as the spec states it and Gitea 1.2x answers.
+  if (request.text === '') return { ok: true, html: '' };
   const plan = planRender(request);
   if (plan.renderer === 'none') return { ok: false, status: 422, message: plan.message };
-  if (request.text === '') return { ok: true, html: '' };
 
-  const links = repoLinksFor(request.context, request.appUrl, request.filePath);
+  const appUrl = request.appUrl.endsWith('/') ? request.appUrl : request.appUrl + '/';
+  const links = repoLinksFor(request.context, appUrl, request.filePath);
   if (plan.renderer === 'csv') {
     return { ok: true, html: sanitizeRenderedHtml(renderCsv(request.text, request.filePath, links)) };
   }
-  const html = renderMarkdown(request.text, {
+  const mentionable = new Set(request.mentionable.map((name) => name.toLowerCase()));
+  const environment = (): RenderEnv => ({
     flavour: plan.flavour,
-    appUrl: request.appUrl,
+    appUrl,
     links,
-    mentionable: new Set(request.mentionable.map((name) => name.toLowerCase())),
+    mentionable,
     issues: request.issues,
     originalText: request.text,
+    referenceLinkBudget: { remaining: MAX_REFERENCE_LINKS },
   });
+  let html = renderMarkdown(request.text, environment());
+  if (request.text.includes('<') && nestsDeeperThan(html, MAX_HTML_DEPTH)) {
+    html = renderMarkdown(request.text, environment(), false);
+  }
   return { ok: true, html: sanitizeRenderedHtml(html) };
 }

@@ -60,34 +60,37 @@ export const ALLOWED_SCHEMES = [
 ];
 const URL_ATTRIBUTES = ['href', 'src', 'cite', 'action', 'srcset', 'itemtype', 'longdesc', 'usemap', 'poster', 'background'];
 
-/** What a browser sees as the scheme once it has ignored control characters and whitespace. */
+/** The scheme as a browser reads it, after it has skipped control characters and whitespace. */
 function hasForbiddenScheme(url: string): boolean {
   // eslint-disable-next-line no-control-regex
   const compact = url.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, '').toLowerCase();
-  return /^(javascript|vbscript|data|livescript|mocha):/.test(compact) || /(^|,)\s*(javascript|vbscript|data):/.test(compact);
+  return /^(javascript|vbscript|data|livescript|mocha):/.test(compact);
 }
 
-const SAFE_ID = /^[A-Za-z0-9:_.-]+$/;
+/** `srcset` lists several URLs: any forbidden one condemns the attribute. */
+function hasForbiddenUrl(attribute: string, value: string): boolean {
+  return attribute === 'srcset' ? value.split(',').some(hasForbiddenScheme) : hasForbiddenScheme(value);
+}
+
+/** Heading slugs keep letters of any script; quotes, spaces and markup never reach an id. */
+const SAFE_ID = /^[\p{L}\p{N}:_.-]+$/u;
 const ID_PREFIX = 'user-content-';
 
 /**
  * Runs on every opening tag before the allowlist: drops dangerous URLs, keeps ids and names of user
  * HTML out of the page's own namespace (Gitea prefixes ids the same way), adds `rel` to links as
- * bluemonday does, and drops inputs that are not checkboxes.
+ * bluemonday does.
  */
 function transformAnyTag(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
   for (const name of URL_ATTRIBUTES) {
     const value = attribs[name];
-    if (value !== undefined && hasForbiddenScheme(value)) delete attribs[name];
+    if (value !== undefined && hasForbiddenUrl(name, value)) delete attribs[name];
   }
   for (const name of ['id', 'name']) {
     const value = attribs[name];
     if (value === undefined) continue;
     if (!SAFE_ID.test(value)) delete attribs[name];
     else if (!value.startsWith(ID_PREFIX)) attribs[name] = ID_PREFIX + value;
-  }
-  if (tagName === 'input' && (attribs.type ?? '').toLowerCase() !== 'checkbox') {
-    return { tagName: 'dropped-input', attribs: {} };
   }
   if (tagName === 'a' && attribs.href !== undefined) {
     const rel = new Set((attribs.rel ?? '').split(/\s+/).filter(Boolean));
@@ -98,9 +101,19 @@ function transformAnyTag(tagName: string, attribs: sanitizeHtml.Attributes): san
   return { tagName, attribs };
 }
 
+/**
+ * sanitize-html asks `allowedTags.indexOf(name)` for every tag and text node; on an 80-entry list
+ * that linear search was a fifth of the sanitising time of large documents. Same answers, from a map.
+ */
+function withConstantTimeLookup(names: string[]): string[] {
+  const positions = new Map(names.map((name, index) => [name, index]));
+  Object.defineProperty(names, 'indexOf', { value: (name: string) => positions.get(name) ?? -1 });
+  return names;
+}
+
 // `allowedEmptyAttributes` is supported by sanitize-html but missing from its type definitions.
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } = {
-  allowedTags: [...GENERAL_ELEMENTS, ...UGC_ELEMENTS, 'input', 'svg', 'path'],
+  allowedTags: withConstantTimeLookup([...GENERAL_ELEMENTS, ...UGC_ELEMENTS, 'input', 'svg', 'path']),
   allowedAttributes,
   allowedClasses: {
     code: [/^language-\S+$/],
@@ -125,8 +138,12 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string
   nonTextTags: ['script', 'style', 'textarea', 'option', 'xmp', 'noscript', 'noembed', 'noframes', 'iframe', 'template', 'title', 'plaintext', 'math', 'select'],
   nestingLimit: 256,
   transformTags: { '*': transformAnyTag },
-  // bluemonday drops a link left with no attributes at all but keeps its text.
-  exclusiveFilter: (frame) => (frame.tag === 'a' && Object.keys(frame.attribs).length === 0 ? 'excludeTag' : false),
+  exclusiveFilter: (frame) => {
+    // Task-list checkboxes are the only form control a document may carry.
+    if (frame.tag === 'input') return (frame.attribs.type ?? '').toLowerCase() !== 'checkbox';
+    // bluemonday drops a link left with no attributes at all but keeps its text.
+    return frame.tag === 'a' && Object.keys(frame.attribs).length === 0 ? 'excludeTag' : false;
+  },
   // Go's HTML escaper writes a double quote in text as `&#34;`; see serialiseLikeGitea.
   textFilter: (text) => text.replace(/"/g, '&#34;'),
 };

@@ -1,6 +1,6 @@
 // GitHub task lists: `- [ ] todo` and `- [x] done` become disabled checkboxes, marked up as Gitea does.
 import type MarkdownIt from 'markdown-it';
-import type { StateCore } from 'markdown-it';
+import type { RendererRule, StateCore } from 'markdown-it';
 import type { RenderEnv } from './markdown-env.js';
 
 /** `[ ]`, `[x]` or `[X]` at the start of a list item, and the blanks after it. */
@@ -63,13 +63,25 @@ function taskListRule(state: StateCore): void {
     const checked = marker[1] === 'x' || marker[1] === 'X';
 
     first.content = first.content.slice(marker[0].length);
-    const checkbox = new state.Token('html_inline', '', 0);
-    checkbox.content = `<input type="checkbox" disabled="" data-source-position="${position}"${checked ? ' checked=""' : ''} />`;
-    inline.children!.unshift(checkbox);
-    tokens[i - 2]!.attrJoin('class', 'task-list-item');
+    const item = tokens[i - 2]!;
+    item.attrJoin('class', 'task-list-item');
+    item.meta = { ...item.meta, taskCheckbox: `<input type="checkbox" disabled="" data-source-position="${position}"${checked ? ' checked=""' : ''} />` };
   }
 }
 
+/**
+ * The checkbox opens the list item, before its first paragraph: glued to the text in a tight list,
+ * on its own line before `<p>` in a loose one, as Gitea writes it.
+ */
+const renderListItemOpen: RendererRule = (tokens, idx, options, _env, self) => {
+  const item = tokens[idx]!;
+  const checkbox = item.meta?.taskCheckbox as string | undefined;
+  if (!checkbox) return self.renderToken(tokens, idx, options);
+  const tight = tokens[idx + 1]?.type === 'paragraph_open' && tokens[idx + 1]!.hidden;
+  return `<li${self.renderAttrs(item)}>${checkbox}${tight ? '' : '\n'}`;
+};
+
 export function taskListsPlugin(md: MarkdownIt): void {
   md.core.ruler.after('inline', 'task_lists', taskListRule);
+  md.renderer.rules.list_item_open = renderListItemOpen;
 }

@@ -9,25 +9,20 @@ const MAX_WIKI_LINK_LENGTH = 1024;
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.tif', '.tiff', '.webp', '.gif', '.bmp', '.ico', '.svg']);
 
 /**
- * For each position of an inline source, where the next `]]` and the next line break start.
- * Built once per inline block that contains `[[`, so the rule answers in constant time however
- * many `[[` the block holds.
+ * For each position of an inline source, where the next `]]` and the next line break start. Built
+ * once per inline block that contains `[[` and kept in the document's env, so the rule answers in
+ * constant time however many `[[` the block holds.
  */
-type BracketIndex = { src: string; nextClose: Int32Array; nextNewline: Int32Array };
-const bracketIndexes = new WeakMap<RenderEnv, BracketIndex>();
-
-function bracketIndexFor(env: RenderEnv, src: string): BracketIndex {
-  const cached = bracketIndexes.get(env);
-  if (cached && cached.src === src) return cached;
+function bracketIndexFor(env: RenderEnv, src: string): NonNullable<RenderEnv['wikiBrackets']> {
+  if (env.wikiBrackets?.src === src) return env.wikiBrackets;
   const nextClose = new Int32Array(src.length + 1).fill(-1);
   const nextNewline = new Int32Array(src.length + 1).fill(-1);
   for (let i = src.length - 1; i >= 0; i--) {
     nextClose[i] = src.charCodeAt(i) === 0x5d && src.charCodeAt(i + 1) === 0x5d ? i : nextClose[i + 1]!;
     nextNewline[i] = src.charCodeAt(i) === 0x0a ? i : nextNewline[i + 1]!;
   }
-  const index = { src, nextClose, nextNewline };
-  bracketIndexes.set(env, index);
-  return index;
+  env.wikiBrackets = { src, nextClose, nextNewline };
+  return env.wikiBrackets;
 }
 
 /** Go's url.PathEscape: everything but unreserved characters and `$&+,:;=@` is percent-encoded. */

@@ -1,0 +1,106 @@
+// Branches: list, get (names may contain '/'), create from a ref, delete (routers/api/v1/repo/branch.go).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { canMerge, canPush, protectionFor } from '../../core/branch-protection.js';
+import { branchesOf, createBranch, deleteBranch, findBranch, markNotEmpty, pathOf } from '../../core/branches.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { RepoContext } from '../../core/permissions.js';
+import { readCommit, type BranchInfo, type CommitSignatureLine } from '../../git/index.js';
+import { readPaging, PagingQuery, setPagingHeaders } from '../paging.js';
+import { repoForChange, repoFromRequest, doerOf } from '../repo-request.js';
+import { ApiError, Branch, CreateBranchOption, OwnerRepoParams } from '../schemas/repo.js';
+
+const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
+const BranchParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'branch name' }) });
+
+type Params = { owner: string; repo: string };
+
+export async function branchRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config } = app.services;
+  const deps = { db, config };
+
+  async function payloadUser(who: CommitSignatureLine) {
+    const user = who.email ? await db('users').where({ lower_email: who.email.toLowerCase() }).first('name') : undefined;
+    return { name: who.name, email: who.email, username: (user?.name as string | undefined) ?? '' };
+  }
+
+  async function toApiBranch(request: FastifyRequest, ctx: RepoContext, branch: BranchInfo) {
+    const commit = await readCommit(pathOf(deps, ctx), branch.sha);
+    const rule = await protectionFor(db, ctx.repo.id, branch.name);
+    const doer = doerOf(request);
+    return {
+      name: branch.name,
+      commit: {
+        id: branch.sha,
+        message: commit.message,
+        url: `${config.APP_URL}${ctx.owner.name}/${ctx.repo.name}/commit/${branch.sha}`,
+        author: await payloadUser(commit.author),
+        committer: await payloadUser(commit.committer),
+        verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+        timestamp: commit.committer.date,
+        added: null,
+        removed: null,
+        modified: null,
+      },
+      protected: rule !== null,
+      required_approvals: rule?.settings.required_approvals ?? 0,
+      enable_status_check: rule?.settings.enable_status_check ?? false,
+      status_check_contexts: rule?.settings.status_check_contexts ?? [],
+      user_can_push: !ctx.repo.is_archived && (await canPush(db, ctx, branch.name, doer)),
+      user_can_merge: !ctx.repo.is_archived && (await canMerge(db, ctx, branch.name, doer)),
+      effective_branch_protection_name: rule?.rule_name ?? '',
+    };
+  }
+
+  app.get<{ Params: Params; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/branches', {
+    schema: {
+      tags: ['repository'], summary: "List a repository's branches", params: OwnerRepoParams,
+      querystring: Type.Object(PagingQuery), response: { 200: Type.Array(Branch), ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoFromRequest(request, request.params);
+    const paging = readPaging(request.query, config);
+    const all = await branchesOf(deps, ctx);
+    setPagingHeaders(request, reply, all.length, paging, config.APP_URL);
+    const page = all.slice(paging.offset, paging.offset + paging.limit);
+    const out = [];
+    for (const b of page) out.push(await toApiBranch(request, ctx, b));
+    return out;
+  });
+
+  app.get<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
+    schema: { tags: ['repository'], summary: 'Retrieve a specific branch from a repository', params: BranchParams, response: { 200: Branch, ...errors } },
+    config: { scope: 'repository' },
+  }, async (request) => {
+    const ctx = await repoFromRequest(request, request.params);
+    const branch = await findBranch(deps, ctx, request.params['*']);
+    if (!branch) throw new NotFoundError('Branch not found');
+    return toApiBranch(request, ctx, branch);
+  });
+
+  app.post<{ Params: Params; Body: { new_branch_name: string; old_branch_name?: string; old_ref_name?: string } }>('/api/v1/repos/:owner/:repo/branches', {
+    schema: {
+      tags: ['repository'], summary: 'Create a branch', params: OwnerRepoParams, body: CreateBranchOption,
+      response: { 201: Branch, ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoForChange(request, request.params, 'write');
+    const branch = await createBranch(deps, ctx, {
+      newBranch: request.body.new_branch_name, oldRef: request.body.old_ref_name, oldBranch: request.body.old_branch_name,
+    });
+    if (ctx.repo.is_empty) await markNotEmpty(db, ctx.repo.id);
+    reply.code(201);
+    return toApiBranch(request, ctx, branch);
+  });
+
+  app.delete<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
+    schema: { tags: ['repository'], summary: 'Delete a specific branch from a repository', params: BranchParams, response: { 204: Type.Null(), ...errors } },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoForChange(request, request.params, 'write');
+    await deleteBranch(deps, ctx, request.params['*']);
+    reply.code(204);
+  });
+}

@@ -1,0 +1,25 @@
+// What the issue-side route modules share: loading the repository for the request and the doer check.
+import type { FastifyRequest } from 'fastify';
+import { UnauthorizedError } from '../../core/errors.js';
+import { loadRepository, type RepoContext } from '../../core/permissions.js';
+import type { Db } from '../../db/connection.js';
+import type { UserRow } from '../../db/users.js';
+
+export async function repoForRequest(db: Db, request: FastifyRequest, params: { owner: string; repo: string }): Promise<RepoContext> {
+  return loadRepository(db, {
+    ownerName: params.owner,
+    repoName: params.repo,
+    doer: request.doer ?? null,
+    publicOnly: request.auth?.scopes?.includes('public-only') ?? false,
+  });
+}
+
+/** Writes need a signed-in user; Gitea answers 401 before looking at the repository's rules. */
+export function requireDoer(request: FastifyRequest): UserRow {
+  if (!request.doer) throw new UnauthorizedError('token is required');
+  return request.doer;
+}
+
+export function repoApiUrl(appUrl: string, ctx: RepoContext): string {
+  return `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`;
+}

@@ -1,0 +1,176 @@
+// A pull request's code: .diff and .patch streamed from git, the merged check, the commit list and
+// the changed-file list with Gitea's X-Page family of headers (routers/api/v1/repo/pull.go).
+import type { FastifyInstance } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { NotFoundError } from '../../core/errors.js';
+import type { RepoContext } from '../../core/permissions.js';
+import { repoDiskPath } from '../../core/repositories.js';
+import { pullCommitPage, pullFilePage, pullRange } from '../../core/pulls/compare.js';
+import { pullsStore, type PullRow } from '../../db/pulls.js';
+import { reposStore } from '../../db/repos.js';
+import { toUserRow, usersStore, type UserRow } from '../../db/users.js';
+import {
+  commitFiles, commitStats, streamDiff, streamFormatPatch, unverifiedCommit, type CommitInfo, type NumStatEntry,
+} from '../../git/index.js';
+import { readPaging, setPageCountHeaders } from '../paging.js';
+import { doerOf, repoFromRequest } from '../repo-request.js';
+import { ApiError } from '../schemas/issue.js';
+import { ChangedFile, Commit, GoBool, goBool, PullParams } from '../schemas/pull.js';
+import { toApiUser } from '../serializers/user.js';
+
+const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError };
+const DiffParams = Type.Object({ ...PullParams.properties });
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+type IndexParams = { owner: string; repo: string; index: number };
+
+/** Gitea's util.PathEscapeSegments: each path segment escaped, the slashes kept. */
+function pathSegments(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config } = app.services;
+  const appUrl = config.APP_URL;
+
+  async function loadPull(ctx: RepoContext, index: number): Promise<{ pull: PullRow; path: string }> {
+    const pull = await pullsStore(db).byIndex(ctx.repo.id, index);
+    if (!pull) throw new NotFoundError('pull request does not exist');
+    return { pull, path: repoDiskPath(config, ctx.owner.name, ctx.repo.name) };
+  }
+
+  for (const kind of ['diff', 'patch'] as const) {
+    app.get<{ Params: IndexParams; Querystring: { binary?: string } }>(`/api/v1/repos/:owner/:repo/pulls/:index.${kind}`, {
+      schema: {
+        tags: ['repository'], summary: `Get a pull request ${kind} (streamed, text/plain)`, params: DiffParams,
+        querystring: Type.Object({ binary: Type.Optional({ ...GoBool, description: 'include binary changes so that `git apply` accepts the output' }) }),
+        response: { 200: Type.String({ description: `the ${kind}` }), ...errors },
+      },
+      config: { scope: 'repository' },
+    }, async (request, reply) => {
+      const ctx = await repoFromRequest(request, request.params);
+      const { pull, path } = await loadPull(ctx, request.params.index);
+      const range = await pullRange(path, pull);
+      const binary = goBool(request.query.binary, false);
+      // Never buffered: git writes, the socket reads, back-pressure in between.
+      const stream = kind === 'diff'
+        ? streamDiff(path, range.from, range.to, { binary })
+        : streamFormatPatch(path, range.from, range.to, binary ? { binary: true } : {});
+      return reply.type('text/plain; charset=utf-8').serializer((x: unknown) => x as string).send(stream);
+    });
+  }
+
+  app.get<{ Params: IndexParams }>('/api/v1/repos/:owner/:repo/pulls/:index/merge', {
+    schema: { tags: ['repository'], summary: 'Check if a pull request has been merged', params: PullParams, response: { 204: Type.Null(), ...errors } },
+    config: { scope: 'issue' },
+  }, async (request, reply) => {
+    const ctx = await repoFromRequest(request, request.params);
+    const { pull } = await loadPull(ctx, request.params.index);
+    if (!pull.has_merged) throw new NotFoundError('pull request has not been merged');
+    return reply.code(204).send();
+  });
+
+  /** Gitea users matched by commit e-mail, one query for the page. */
+  async function usersByEmail(commits: CommitInfo[]): Promise<Map<string, UserRow>> {
+    const emails = [...new Set(commits.flatMap((c) => [c.author.email, c.committer.email]).map((e) => e.toLowerCase()).filter(Boolean))];
+    if (emails.length === 0) return new Map();
+    const rows = await db('users').whereIn('lower_email', emails).andWhere('type', 0);
+    return new Map(rows.map((r: Record<string, unknown>) => { const u = toUserRow(r)!; return [u.lower_email, u] as const; }));
+  }
+
+  app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; verification?: string; files?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/commits', {
+    schema: {
+      tags: ['repository'], summary: 'Get commits for a pull request', params: PullParams,
+      querystring: Type.Object({
+        page: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()),
+        verification: Type.Optional({ ...GoBool, description: 'include verification (default true)' }),
+        files: Type.Optional({ ...GoBool, description: 'include the affected files (default true)' }),
+      }),
+      response: { 200: Type.Array(Commit), ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoFromRequest(request, request.params);
+    const { pull, path } = await loadPull(ctx, request.params.index);
+    const paging = readPaging(request.query, config);
+    const withVerification = goBool(request.query.verification, true);
+    const withFiles = goBool(request.query.files, true);
+    const { total, commits } = await pullCommitPage(path, await pullRange(path, pull), paging);
+    const users = await usersByEmail(commits);
+    const viewer = doerOf(request);
+    const repoApi = `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`;
+    const repoHtml = `${appUrl}${ctx.owner.name}/${ctx.repo.name}`;
+    const out = await Promise.all(commits.map(async (c) => {
+      const [stats, files] = await Promise.all([commitStats(path, c.sha), withFiles ? commitFiles(path, c.sha) : null]);
+      const person = (email: string) => {
+        const u = users.get(email.toLowerCase());
+        return u ? toApiUser(u, viewer, appUrl) : null;
+      };
+      return {
+        url: `${repoApi}/git/commits/${c.sha}`,
+        sha: c.sha,
+        created: c.committer.date,
+        html_url: `${repoHtml}/commit/${c.sha}`,
+        commit: {
+          url: `${repoApi}/git/commits/${c.sha}`,
+          author: { name: c.author.name, email: c.author.email, date: c.author.date },
+          committer: { name: c.committer.name, email: c.committer.email, date: c.committer.date },
+          message: c.message,
+          // Gitea puts the commit id in the tree record; clients read it that way.
+          tree: { url: `${repoApi}/git/trees/${c.sha}`, sha: c.sha, created: c.committer.date },
+          ...(withVerification ? { verification: unverifiedCommit(c.signature) } : {}),
+        },
+        author: person(c.author.email),
+        committer: person(c.committer.email),
+        parents: c.parents.map((p) => ({ url: `${repoApi}/git/commits/${p}`, sha: p, created: ZERO_TIME })),
+        files: files ? files.map((f) => ({ filename: f.filename, status: f.status })) : null,
+        stats,
+      };
+    }));
+    setPageCountHeaders(request, reply, total, paging, appUrl);
+    return out;
+  });
+
+  app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; 'skip-to'?: string; whitespace?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/files', {
+    schema: {
+      tags: ['repository'], summary: 'Get changed files for a pull request', params: PullParams,
+      querystring: Type.Object({
+        page: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()),
+        'skip-to': Type.Optional(Type.String({ maxLength: 4096, description: 'file to skip to' })),
+        whitespace: Type.Optional(Type.String({ maxLength: 20, description: '`ignore-all`, `ignore-change`, `ignore-eol` or `show-all` (anything else shows all)' })),
+      }),
+      response: { 200: Type.Array(ChangedFile), ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoFromRequest(request, request.params);
+    const { pull, path } = await loadPull(ctx, request.params.index);
+    const paging = readPaging(request.query, config);
+    const skipTo = request.query['skip-to'];
+    if (skipTo !== undefined && skipTo.includes('\0')) throw new NotFoundError('no such file');
+    const range = await pullRange(path, pull);
+    const { total, files } = await pullFilePage(path, range, { whitespace: request.query.whitespace, skipTo }, paging);
+    // Links point at the head repository, as Gitea's ToChangedFile (the base when the head is gone).
+    let owner = ctx.owner.name;
+    let name = ctx.repo.name;
+    if (pull.head_repo_id !== null && pull.head_repo_id !== ctx.repo.id) {
+      const head = await reposStore(db).byId(pull.head_repo_id);
+      const headOwner = head ? await usersStore(db).byId(head.owner_id) : undefined;
+      if (head && headOwner) [owner, name] = [headOwner.name, head.name];
+    }
+    const html = `${appUrl}${owner}/${name}`;
+    const api = `${appUrl}api/v1/repos/${owner}/${name}`;
+    setPageCountHeaders(request, reply, total, paging, appUrl);
+    return files.map((f: NumStatEntry) => ({
+      filename: f.filename,
+      ...(f.status === 'renamed' && f.previousFilename !== undefined ? { previous_filename: f.previousFilename } : {}),
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      changes: f.additions + f.deletions,
+      html_url: `${html}/src/commit/${range.to}/${pathSegments(f.filename)}`,
+      contents_url: `${api}/contents/${pathSegments(f.filename)}?ref=${range.to}`,
+      raw_url: `${html}/raw/commit/${range.to}/${pathSegments(f.filename)}`,
+    }));
+  });
+}

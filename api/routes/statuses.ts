@@ -1,0 +1,129 @@
+// Commit statuses: report, list and the combined state of a commit (Gitea's routers/api/v1/repo/status.go).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { NotFoundError, UnprocessableError } from '../../core/errors.js';
+import { assertNotArchived, requireMode, type RepoContext } from '../../core/permissions.js';
+import { combinedStatus, createCommitStatus, notifyChecksChanged } from '../../core/commit-statuses.js';
+import { repoDiskPath } from '../../core/repositories.js';
+import { statusesStore, type StatusRow } from '../../db/statuses.js';
+import { usersStore } from '../../db/users.js';
+import { commitExists, isValidSha, resolveRef, isValidRefName } from '../../git/index.js';
+import { readPaging, setPagingHeaders } from '../paging.js';
+import { toApiRepo } from '../serializers/repo.js';
+import { toApiStatus } from '../serializers/status.js';
+import { ApiError, OwnerRepoParams } from '../schemas/issue.js';
+import { CombinedStatus, CommitStatus, CreateStatusOption, StatusListQuery } from '../schemas/status.js';
+import { repoApiUrl, repoForRequest, requireDoer } from './issues-common.js';
+
+const ShaParams = Type.Object({ ...OwnerRepoParams.properties, sha: Type.String({ minLength: 1, maxLength: 255, description: 'sha of the commit' }) });
+const RefParams = Type.Object({ ...OwnerRepoParams.properties, ref: Type.String({ minLength: 1, maxLength: 255, description: 'name of branch/tag/commit' }) });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError, 423: ApiError };
+
+export async function statusRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config } = app.services;
+  const appUrl = config.APP_URL;
+  const diskPath = (ctx: RepoContext) => repoDiskPath(config, ctx.owner.name, ctx.repo.name);
+
+  /** A branch, a tag or a full sha, in that order, to the commit it names; 404 when none. */
+  async function resolveCommit(ctx: RepoContext, ref: string): Promise<string> {
+    const path = diskPath(ctx);
+    if (isValidSha(ref.toLowerCase()) && await commitExists(path, ref.toLowerCase())) return ref.toLowerCase();
+    for (const full of [`refs/heads/${ref}`, `refs/tags/${ref}`]) {
+      if (!isValidRefName(full)) continue;
+      const sha = await resolveRef(path, full).catch(() => null);
+      if (sha) return sha;
+    }
+    throw new NotFoundError(`ref does not exist [ref: ${ref}]`);
+  }
+
+  async function render(request: FastifyRequest, ctx: RepoContext, rows: StatusRow[]) {
+    const creators = await usersStore(db).byIds(rows.flatMap((r) => (r.creator_id ? [r.creator_id] : [])));
+    return rows.map((r) => toApiStatus(r, r.creator_id ? creators.get(r.creator_id) : undefined, repoApiUrl(appUrl, ctx), request.doer ?? null, appUrl));
+  }
+
+  app.post<{ Params: Static<typeof ShaParams>; Body: Static<typeof CreateStatusOption> }>('/api/v1/repos/:owner/:repo/statuses/:sha', {
+    config: { scope: 'repository' },
+    schema: {
+      tags: ['repository'], summary: 'Create a commit status', params: ShaParams, body: CreateStatusOption,
+      description: 'The request names the state `state`; the response names it `status`. `id` is the per-commit index. An unknown commit is 404 (Gitea answers 500).',
+      response: { 201: CommitStatus, ...errors },
+    },
+  }, async (request, reply) => {
+    const doer = requireDoer(request);
+    const ctx = await repoForRequest(db, request, request.params);
+    requireMode(ctx, 'write');
+    assertNotArchived(ctx.repo);
+    const sha = request.params.sha.toLowerCase();
+    if (!isValidSha(sha)) throw new UnprocessableError('[sha]: must be a full commit id');
+    if (!(await commitExists(diskPath(ctx), sha))) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
+    const b = request.body;
+    const row = await createCommitStatus(db, {
+      repoId: ctx.repo.id, sha, state: b.state, targetUrl: b.target_url ?? '', description: b.description ?? '',
+      context: b.context ?? '', creatorId: doer.id,
+    });
+    await notifyChecksChanged(db, app.services.pullWorkflows, ctx.repo.id, sha, request.log);
+    reply.code(201);
+    return (await render(request, ctx, [row]))[0];
+  });
+
+  async function listStatuses(request: FastifyRequest<{ Querystring: Static<typeof StatusListQuery> }>, reply: import('fastify').FastifyReply, ctx: RepoContext, sha: string) {
+    const paging = readPaging(request.query, config);
+    const store = statusesStore(db);
+    const { state, sort } = request.query;
+    const [rows, total] = await Promise.all([
+      store.list(ctx.repo.id, sha, { state, sort, limit: paging.limit, offset: paging.offset }),
+      store.count(ctx.repo.id, sha, state),
+    ]);
+    setPagingHeaders(request, reply, total, paging, appUrl);
+    return render(request, ctx, rows);
+  }
+
+  app.get<{ Params: Static<typeof ShaParams>; Querystring: Static<typeof StatusListQuery> }>('/api/v1/repos/:owner/:repo/statuses/:sha', {
+    config: { scope: 'repository' },
+    schema: {
+      tags: ['repository'], summary: "Get a commit's statuses", params: ShaParams, querystring: StatusListQuery,
+      response: { 200: Type.Array(CommitStatus), ...errors },
+    },
+  }, async (request, reply) => {
+    const ctx = await repoForRequest(db, request, request.params);
+    return listStatuses(request, reply, ctx, request.params.sha.toLowerCase());
+  });
+
+  app.get<{ Params: Static<typeof RefParams>; Querystring: Static<typeof StatusListQuery> }>('/api/v1/repos/:owner/:repo/commits/:ref/statuses', {
+    config: { scope: 'repository' },
+    schema: {
+      tags: ['repository'], summary: "Get a commit's statuses, by branch/tag/commit reference", params: RefParams, querystring: StatusListQuery,
+      response: { 200: Type.Array(CommitStatus), ...errors },
+    },
+  }, async (request, reply) => {
+    const ctx = await repoForRequest(db, request, request.params);
+    return listStatuses(request, reply, ctx, await resolveCommit(ctx, request.params.ref));
+  });
+
+  const CombinedQuery = Type.Object({ page: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()) });
+  app.get<{ Params: Static<typeof RefParams>; Querystring: Static<typeof CombinedQuery> }>('/api/v1/repos/:owner/:repo/commits/:ref/status', {
+    config: { scope: 'repository' },
+    schema: {
+      tags: ['repository'], summary: "Get a commit's combined status, by branch/tag/commit reference", params: RefParams, querystring: CombinedQuery,
+      description: 'Latest status per context; failure if any is error or failure, success if all are success, warning or skipped, otherwise pending.',
+      response: { 200: CombinedStatus, ...errors },
+    },
+  }, async (request, reply) => {
+    const ctx = await repoForRequest(db, request, request.params);
+    const sha = await resolveCommit(ctx, request.params.ref);
+    const combined = await combinedStatus(db, ctx.repo.id, sha);
+    const paging = readPaging(request.query, config);
+    setPagingHeaders(request, reply, combined.statuses.length, paging, appUrl);
+    const page = combined.statuses.slice(paging.offset, paging.offset + paging.limit);
+    const apiUrl = repoApiUrl(appUrl, ctx);
+    return {
+      state: combined.state,
+      sha,
+      total_count: combined.statuses.length,
+      statuses: await render(request, ctx, page),
+      repository: toApiRepo(ctx, request.doer ?? null, appUrl),
+      commit_url: `${apiUrl}/commits/${sha}`,
+      url: `${apiUrl}/commits/${sha}/status`,
+    };
+  });
+}

@@ -1,0 +1,182 @@
+// Wire schemas for labels, milestones, issues, comments, dependencies, reviews and commit statuses
+// (Gitea's modules/structs/issue*.go, pull_review.go, status.go). Response objects list every field
+// in Gitea's order; Fastify's serializer keeps that order and drops anything not listed.
+import Type from 'typebox';
+import { User } from './user.js';
+
+/** A Go pointer field: JSON null when unset. */
+const NullableTime = Type.Unsafe<string | null>({ type: 'string', format: 'date-time', nullable: true, 'x-nullable': true });
+const NullableObject = <T extends object>(schema: T) => Type.Unsafe<unknown>({ ...schema, nullable: true, 'x-nullable': true });
+/** Integers that fit in a JavaScript number and in a signed 64-bit column. */
+export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+export const OwnerRepoParams = Type.Object({
+  owner: Type.String({ maxLength: 255, description: 'owner of the repo' }),
+  repo: Type.String({ maxLength: 255, description: 'name of the repo' }),
+});
+export const IssueParams = Type.Object({ ...OwnerRepoParams.properties, index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'index of the issue' }) });
+export const OrgParams = Type.Object({ org: Type.String({ maxLength: 255, description: 'name of the organization' }) });
+
+export const ApiError = Type.Object({ message: Type.String(), url: Type.String() }, { additionalProperties: true, description: 'APIError' });
+
+export const Label = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  exclusive: Type.Boolean(),
+  is_archived: Type.Boolean(),
+  color: Type.String({ description: 'six hex digits, without #' }),
+  description: Type.String(),
+  url: Type.String(),
+}, { description: 'Label' });
+
+const Color = Type.String({ maxLength: 7, description: 'rrggbb or #rrggbb', examples: ['#00aabb'] });
+export const CreateLabelOption = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  color: Color,
+  description: Type.Optional(Type.String({ maxLength: 255 })),
+  exclusive: Type.Optional(Type.Boolean()),
+  is_archived: Type.Optional(Type.Boolean()),
+});
+export const EditLabelOption = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  color: Type.Optional(Color),
+  description: Type.Optional(Type.String({ maxLength: 255 })),
+  exclusive: Type.Optional(Type.Boolean()),
+  is_archived: Type.Optional(Type.Boolean()),
+});
+
+export const Milestone = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  description: Type.String(),
+  state: Type.String(),
+  open_issues: Type.Integer(),
+  closed_issues: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: NullableTime,
+  closed_at: NullableTime,
+  due_on: NullableTime,
+}, { description: 'Milestone' });
+
+const State = Type.Union([Type.Literal('open'), Type.Literal('closed')]);
+const DateTime = Type.String({ maxLength: 64, description: 'RFC 3339 date-time' });
+export const CreateMilestoneOption = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.Optional(Type.String({ maxLength: 65535 })),
+  due_on: Type.Optional(Type.Union([DateTime, Type.Null()])),
+  state: Type.Optional(State),
+});
+export const EditMilestoneOption = Type.Object({
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  description: Type.Optional(Type.String({ maxLength: 65535 })),
+  due_on: Type.Optional(Type.Union([DateTime, Type.Null()])),
+  state: Type.Optional(State),
+});
+
+const PullRequestMeta = Type.Object({
+  merged: Type.Boolean(),
+  merged_at: NullableTime,
+  draft: Type.Boolean(),
+  html_url: Type.String(),
+});
+const RepositoryMeta = Type.Object({ id: Type.Integer(), name: Type.String(), owner: Type.String(), full_name: Type.String() });
+
+export const Issue = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  html_url: Type.String(),
+  number: Type.Integer(),
+  user: User,
+  original_author: Type.String(),
+  original_author_id: Type.Integer(),
+  title: Type.String(),
+  body: Type.String(),
+  ref: Type.String(),
+  assets: Type.Array(Type.Object({}, { additionalProperties: true })),
+  labels: Type.Array(Label),
+  milestone: NullableObject(Milestone),
+  assignee: NullableObject(User),
+  assignees: Type.Unsafe<unknown>({ type: 'array', items: User, nullable: true, 'x-nullable': true }),
+  state: Type.String(),
+  is_locked: Type.Boolean(),
+  comments: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  closed_at: NullableTime,
+  due_date: NullableTime,
+  time_estimate: Type.Integer(),
+  pull_request: NullableObject(PullRequestMeta),
+  repository: RepositoryMeta,
+  pin_order: Type.Integer(),
+  content_version: Type.Integer({ description: 'send it back in an edit to refuse overwriting a body someone else changed' }),
+}, { description: 'Issue' });
+
+const UserNames = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
+const LabelIds = Type.Array(Id, { maxItems: 100, description: 'label ids (integers)' });
+export const CreateIssueOption = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 255 }),
+  body: Type.Optional(Type.String({ maxLength: 262144 })),
+  ref: Type.Optional(Type.String({ maxLength: 255 })),
+  assignee: Type.Optional(Type.String({ maxLength: 255, description: 'deprecated' })),
+  assignees: Type.Optional(UserNames),
+  due_date: Type.Optional(Type.Union([DateTime, Type.Null()])),
+  milestone: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  labels: Type.Optional(LabelIds),
+  closed: Type.Optional(Type.Boolean()),
+});
+export const EditIssueOption = Type.Object({
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  body: Type.Optional(Type.String({ maxLength: 262144 })),
+  ref: Type.Optional(Type.String({ maxLength: 255 })),
+  assignee: Type.Optional(Type.String({ maxLength: 255 })),
+  assignees: Type.Optional(UserNames),
+  milestone: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()])),
+  state: Type.Optional(State),
+  due_date: Type.Optional(Type.Union([DateTime, Type.Null()])),
+  unset_due_date: Type.Optional(Type.Boolean()),
+  content_version: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+export const Comment = Type.Object({
+  id: Type.Integer(),
+  html_url: Type.String(),
+  pull_request_url: Type.String(),
+  issue_url: Type.String(),
+  user: NullableObject(User),
+  original_author: Type.String(),
+  original_author_id: Type.Integer(),
+  body: Type.String(),
+  assets: Type.Array(Type.Object({}, { additionalProperties: true })),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+}, { description: 'Comment' });
+export const CreateIssueCommentOption = Type.Object({ body: Type.String({ maxLength: 65535 }) });
+
+export const IssueMeta = Type.Object({
+  index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  owner: Type.Optional(Type.String({ maxLength: 255 })),
+  repo: Type.Optional(Type.String({ maxLength: 255 })),
+}, { description: 'IssueMeta: an issue in owner/repo (the path repository when omitted)' });
+
+export const PullReview = Type.Object({
+  id: Type.Integer(),
+  user: NullableObject(User),
+  team: Type.Null(),
+  state: Type.String(),
+  body: Type.String(),
+  commit_id: Type.String(),
+  stale: Type.Boolean(),
+  official: Type.Boolean(),
+  dismissed: Type.Boolean(),
+  comments_count: Type.Integer(),
+  submitted_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  html_url: Type.String(),
+  pull_request_url: Type.String(),
+}, { description: 'PullReview' });
+export const CreatePullReviewOptions = Type.Object({
+  body: Type.Optional(Type.String({ maxLength: 65535 })),
+  event: Type.Optional(Type.String({ maxLength: 40, description: 'APPROVED, REQUEST_CHANGES, COMMENT or PENDING' })),
+  commit_id: Type.Optional(Type.String({ maxLength: 64 })),
+  comments: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 0, description: 'line comments are not supported yet' })),
+});

@@ -1,0 +1,43 @@
+// Wire schemas for commit statuses (Gitea's modules/structs/status.go).
+import Type from 'typebox';
+import { User } from './user.js';
+import { Repository } from './repo.js';
+
+export const StatusStateValues = ['pending', 'success', 'error', 'failure', 'warning', 'skipped'] as const;
+export const StatusState = Type.Union(StatusStateValues.map((s) => Type.Literal(s)));
+
+export const CommitStatus = Type.Object({
+  id: Type.Integer({ description: 'the per-commit index of this status, not a database id' }),
+  status: Type.String({ description: 'the state (the request calls it `state`)' }),
+  target_url: Type.String(),
+  description: Type.String(),
+  url: Type.String(),
+  context: Type.String(),
+  creator: Type.Unsafe<unknown>({ ...User, nullable: true, 'x-nullable': true }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+}, { description: 'CommitStatus' });
+
+export const CombinedStatus = Type.Object({
+  state: Type.String(),
+  sha: Type.String(),
+  total_count: Type.Integer(),
+  statuses: Type.Array(CommitStatus),
+  repository: Repository,
+  commit_url: Type.String(),
+  url: Type.String(),
+}, { description: 'CombinedStatus' });
+
+export const CreateStatusOption = Type.Object({
+  state: StatusState,
+  target_url: Type.Optional(Type.String({ maxLength: 2048 })),
+  description: Type.Optional(Type.String({ maxLength: 1024 })),
+  context: Type.Optional(Type.String({ maxLength: 255 })),
+});
+
+export const StatusListQuery = Type.Object({
+  sort: Type.Optional(Type.Union(['oldest', 'recentupdate', 'leastupdate', 'leastindex', 'highestindex'].map((s) => Type.Literal(s)))),
+  state: Type.Optional(StatusState),
+  page: Type.Optional(Type.Integer()),
+  limit: Type.Optional(Type.Integer()),
+});

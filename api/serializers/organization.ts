@@ -1,0 +1,66 @@
+// Organization and team rows to Gitea's JSON (services/convert/convert.go ToOrganization, ToTeams).
+import type { TeamRow } from '../../db/teams.js';
+import type { UserRow } from '../../db/users.js';
+
+export interface ApiOrganization {
+  id: number;
+  name: string;
+  full_name: string;
+  email: string;
+  avatar_url: string;
+  description: string;
+  website: string;
+  location: string;
+  visibility: string;
+  repo_admin_change_team_access: boolean;
+  username: string;
+}
+
+export interface ApiTeam {
+  id: number;
+  name: string;
+  description: string;
+  organization: ApiOrganization | null;
+  includes_all_repositories: boolean;
+  permission: string;
+  units: string[];
+  units_map: Record<string, string>;
+  can_create_org_repo: boolean;
+}
+
+/** The flag lives in a column added after UserRow was defined; rows read with `u.*` carry it. */
+function repoAdminChangeTeamAccess(org: UserRow): boolean {
+  return Boolean((org as UserRow & { repo_admin_change_team_access?: unknown }).repo_admin_change_team_access);
+}
+
+/** `hideEmail`: Gitea's GET /orgs/{org} blanks the address for anonymous callers. */
+export function toApiOrganization(org: UserRow, appUrl: string, options: { hideEmail?: boolean } = {}): ApiOrganization {
+  return {
+    id: org.id,
+    name: org.name,
+    full_name: org.full_name,
+    email: options.hideEmail ? '' : org.email,
+    avatar_url: `${appUrl}assets/img/avatar_default.png`,
+    description: org.description,
+    website: org.website,
+    location: org.location,
+    visibility: org.visibility,
+    repo_admin_change_team_access: repoAdminChangeTeamAccess(org),
+    username: org.name,
+  };
+}
+
+/** `org` is given when Gitea loads it (GET /teams/{id}); lists and creation answer null. */
+export function toApiTeam(team: TeamRow, org: ApiOrganization | null): ApiTeam {
+  return {
+    id: team.id,
+    name: team.name,
+    description: team.description,
+    organization: org,
+    includes_all_repositories: team.includes_all_repositories,
+    permission: team.permission,
+    units: Object.keys(team.units),
+    units_map: team.units,
+    can_create_org_repo: team.can_create_org_repo,
+  };
+}

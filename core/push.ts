@@ -1,0 +1,124 @@
+// What happens after a push has been accepted (Gitea's post-receive): the first push makes the
+// repository non-empty, moved branches move the heads of the open pull requests that come from them
+// (refs/pull/N/head, head_commit_id) and wake those pull requests' workflows; a moved base branch
+// wakes the workflows of the pull requests that target it.
+import type { Knex } from 'knex';
+import type { SignalDefinition } from '@temporalio/common';
+import { repoDiskPath } from './repositories.js';
+import { reposStore, type RepoRow } from '../db/repos.js';
+import { usersStore } from '../db/users.js';
+import {
+  branchNameOf, branchRef, fetchIntoRepository, getDefaultBranch, isZeroSha, pullHeadRef, resolveRef, setDefaultBranch, updateRef,
+} from '../git/index.js';
+import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows/pull-messages.js';
+
+export interface RefUpdate {
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
+
+/** The part of the pull request workflow client a push needs (api/pull-workflows.ts implements it). */
+export interface PullSignaller {
+  signal<A extends unknown[]>(key: PullKey, signal: SignalDefinition<A>, args: A): Promise<void>;
+}
+
+export interface PushServices {
+  db: Knex;
+  config: { APP_DATA_PATH: string };
+  pullWorkflows: PullSignaller | null;
+}
+
+export interface AfterPushResult {
+  /** Pull requests whose head moved, as `pull/<base repo id>/<index>`. */
+  headsMoved: string[];
+  /** Pull requests whose base branch moved. */
+  basesMoved: string[];
+  /** Failures that did not undo the push (a workflow unreachable, a ref not copied). */
+  problems: Error[];
+}
+
+interface OpenPull {
+  id: number;
+  index: number;
+  base_repo_id: number;
+  head_repo_id: number;
+}
+
+async function openPulls(db: Knex, column: 'head' | 'base', repoId: number, branch: string): Promise<OpenPull[]> {
+  const rows = await db('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
+    .where(`p.${column}_repo_id`, repoId).andWhere(`p.${column}_branch`, branch)
+    .andWhere('i.is_closed', false).andWhere('p.has_merged', false)
+    .select('p.id', 'p.index', 'p.base_repo_id', 'p.head_repo_id');
+  return rows.map((r: Record<string, unknown>) => ({
+    id: Number(r.id), index: Number(r.index), base_repo_id: Number(r.base_repo_id), head_repo_id: Number(r.head_repo_id),
+  }));
+}
+
+async function repoPath(services: PushServices, repo: RepoRow): Promise<string> {
+  const owner = await usersStore(services.db).byId(repo.owner_id);
+  if (!owner) throw new Error(`repository ${repo.id} has no owner`);
+  return repoDiskPath(services.config, owner.name, repo.name);
+}
+
+/** Moves refs/pull/N/head in the base repository to the head branch's new commit. */
+async function moveHead(services: PushServices, headRepo: RepoRow, headPath: string, pull: OpenPull, branch: string, sha: string): Promise<void> {
+  const ref = pullHeadRef(pull.index);
+  if (pull.base_repo_id === headRepo.id) {
+    const current = await resolveRef(headPath, ref);
+    if (current !== sha) await updateRef(headPath, ref, sha, current, { reason: 'head branch pushed' });
+  } else {
+    const base = await reposStore(services.db).byId(pull.base_repo_id);
+    if (!base) return;
+    // The head lives in a fork: the base repository needs the objects, so fetch them across.
+    await fetchIntoRepository(await repoPath(services, base), headPath, branchRef(branch), ref);
+  }
+  await services.db('pull_requests').where({ id: pull.id }).update({ head_commit_id: sha });
+}
+
+export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[]): Promise<AfterPushResult> {
+  const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
+  const path = await repoPath(services, repo);
+  const branchUpdates = updates
+    .map((u) => ({ ...u, branch: branchNameOf(u.ref) }))
+    .filter((u): u is RefUpdate & { branch: string } => u.branch !== null);
+
+  const created = branchUpdates.filter((u) => !isZeroSha(u.newSha));
+  if (repo.is_empty && created.length > 0) {
+    const fields: Partial<RepoRow> = { is_empty: false };
+    // As Gitea: when the first push does not contain the default branch, the first pushed branch becomes it.
+    if ((await resolveRef(path, branchRef(repo.default_branch))) === null) {
+      const first = created[0]!.branch;
+      await setDefaultBranch(path, first);
+      fields.default_branch = first;
+    } else if ((await getDefaultBranch(path)) !== repo.default_branch) {
+      await setDefaultBranch(path, repo.default_branch);
+    }
+    await reposStore(services.db).update(repo.id, fields);
+  }
+
+  for (const u of branchUpdates) {
+    const deleted = isZeroSha(u.newSha);
+    for (const pull of await openPulls(services.db, 'head', repo.id, u.branch)) {
+      if (deleted) continue; // the pull request keeps its last head; closing it is the user's call
+      const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
+      try {
+        await moveHead(services, repo, path, pull, u.branch, u.newSha);
+        result.headsMoved.push(`pull/${key.repoId}/${key.index}`);
+        await services.pullWorkflows?.signal(key, headChangedSignal, [u.newSha]);
+      } catch (err) {
+        result.problems.push(err as Error);
+      }
+    }
+    for (const pull of await openPulls(services.db, 'base', repo.id, u.branch)) {
+      const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
+      result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
+      try {
+        await services.pullWorkflows?.signal(key, baseChangedSignal, [u.newSha]);
+      } catch (err) {
+        result.problems.push(err as Error);
+      }
+    }
+  }
+  return result;
+}

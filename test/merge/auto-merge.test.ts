@@ -1,0 +1,64 @@
+// Auto-merge: scheduled while required checks are pending, fired by the success status on the
+// current head (never one for an older head), cancelled on request.
+import t from 'tap';
+import { pullWorld } from '../pulls/fixtures.js';
+import { merge, openPull, refOf, waitFor } from './world.js';
+
+t.test('auto-merge waits for the required checks of the current head', async (t) => {
+  const w = await pullWorld(t);
+  const rule = await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
+  } });
+  t.equal(rule.statusCode, 201, rule.body);
+  const status = (sha: string, state: string) => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${sha}`, as: 'alice', body: { state, context: 'ci' } });
+  const isMerged = async (index: number) => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${index}/merge`, as: 'alice' })).statusCode === 204;
+
+  const p = await openPull(w, 'feature-auto', { 'auto.txt': 'a\n' });
+  const oldHead = refOf(w, `refs/pull/${p}/head`)!;
+  const scheduled = await merge(w, p, { do: 'squash', merge_when_checks_succeed: true, merge_title_field: 'auto merged' });
+  t.equal(scheduled.statusCode, 201, scheduled.body);
+  const twice = await merge(w, p, { do: 'merge', merge_when_checks_succeed: true });
+  t.equal(twice.statusCode, 409);
+  t.match(twice.json().message, /^pull request is already scheduled to auto merge when checks succeed \[pull_id: \d+\]$/);
+  t.equal((await w.db('pull_auto_merges')).length, 1, 'the schedule is mirrored to the database');
+
+  await status(oldHead, 'pending');
+  await new Promise((r) => setTimeout(r, 500));
+  t.notOk(await isMerged(p), 'a pending check does not fire it');
+
+  // The head moves: a success for the old head must not count.
+  const newHead = await w.pushBranch('feature-auto', { 'auto2.txt': 'b\n' });
+  t.ok(await waitFor(async () => refOf(w, `refs/pull/${p}/head`) === newHead), 'the pull request head follows the push');
+  await status(oldHead, 'success');
+  await new Promise((r) => setTimeout(r, 1000));
+  t.notOk(await isMerged(p), 'a status for an older head never counts');
+
+  const before = Date.now();
+  await status(newHead, 'success');
+  t.ok(await waitFor(() => isMerged(p), 5000, 50), 'fires on the success status of the current head');
+  t.ok(Date.now() - before < 2000, `fired within 2 s (took ${Date.now() - before} ms)`);
+  const pr = (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${p}`, as: 'alice' })).json();
+  t.equal(pr.merged_by.login, 'alice', 'merged as the user who scheduled it');
+  t.equal((await w.db('pull_auto_merges')).length, 0, 'the schedule row is gone');
+});
+
+t.test('cancel, permissions, and merging at once when nothing is pending', async (t) => {
+  const w = await pullWorld(t);
+  await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
+  } });
+  const p = await openPull(w, 'feature-cancel', { 'cancel.txt': 'c\n' });
+  const head = refOf(w, `refs/pull/${p}/head`)!;
+  t.equal((await w.api({ method: 'DELETE', url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' })).statusCode, 404, 'nothing scheduled');
+  t.equal((await merge(w, p, { merge_when_checks_succeed: true }, 'dave')).statusCode, 201, 'a writer schedules it');
+  const stranger = await w.api({ method: 'DELETE', url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'carol' });
+  t.equal(stranger.statusCode, 403);
+  t.equal(stranger.json().message, 'user has no permission to cancel the scheduled auto merge');
+  t.equal((await w.api({ method: 'DELETE', url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' })).statusCode, 204, 'a repository admin may cancel');
+  await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${head}`, as: 'alice', body: { state: 'success', context: 'ci' } });
+  await new Promise((r) => setTimeout(r, 1000));
+  t.equal((await w.api({ url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' })).statusCode, 404, 'a cancelled schedule never fires');
+
+  const now = await merge(w, p, { merge_when_checks_succeed: true });
+  t.equal(now.statusCode, 200, 'with the checks already green the merge happens at once');
+});

@@ -1,0 +1,87 @@
+// The world the pull request tests share: the real app listening, real MariaDB and Temporal, users,
+// alice/widget made through the API, a fork bob/widget, and branches pushed with the git binary.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { startTestServices, type TestServices } from '../helper.js';
+import { call, cloneUrl, gitSandbox, makeUser, PASSWORD, type Call } from '../repos/fixtures.js';
+import type { UserRow } from '../../db/users.js';
+
+interface Tap {
+  teardown(fn: () => unknown): void;
+  equal(a: unknown, b: unknown, msg: string): unknown;
+}
+
+export interface PullWorld extends TestServices {
+  users: Record<'alice' | 'bob' | 'carol' | 'dave', UserRow>;
+  api: (c: Call) => ReturnType<typeof call>;
+  /** Makes `name` from `from` in the clone of owner/repo, commits `files` and pushes; returns the sha. */
+  pushBranch: (name: string, files: Record<string, string | Buffer | null>, opts?: { from?: string; repo?: 'alice' | 'bob'; message?: string }) => Promise<string>;
+  git: ReturnType<typeof gitSandbox>['git'];
+  home: string;
+  clones: Record<'alice' | 'bob', string>;
+}
+
+export async function pullWorld(t: Tap, opts: { env?: Record<string, string> } = {}): Promise<PullWorld> {
+  const services = await startTestServices(t, { temporal: true, listen: true, env: opts.env });
+  const { app, db, baseUrl } = services;
+  const { home, git } = gitSandbox(t);
+  const users = {
+    alice: await makeUser(db, 'alice'), bob: await makeUser(db, 'bob'), carol: await makeUser(db, 'carol'), dave: await makeUser(db, 'dave'),
+  };
+  const api = (c: Call) => call(app, c);
+  const created = await api({ method: 'POST', url: '/api/v1/user/repos', as: 'alice', body: { name: 'widget', auto_init: true } });
+  t.equal(created.statusCode, 201, created.body);
+  const collab = await api({ method: 'PUT', url: '/api/v1/repos/alice/widget/collaborators/dave', as: 'alice', body: { permission: 'write' } });
+  t.equal(collab.statusCode, 204, collab.body);
+  const fork = await api({ method: 'POST', url: '/api/v1/repos/alice/widget/forks', as: 'bob', body: {} });
+  t.equal(fork.statusCode, 202, fork.body);
+
+  const clones = { alice: join(home, 'alice-widget'), bob: join(home, 'bob-widget') };
+  for (const who of ['alice', 'bob'] as const) {
+    const r = await git(['clone', '-q', cloneUrl(baseUrl, `/${who}/widget.git`, who, PASSWORD), clones[who]]);
+    t.equal(r.code, 0, r.stderr);
+  }
+
+  async function pushBranch(name: string, files: Record<string, string | Buffer | null>, o: { from?: string; repo?: 'alice' | 'bob'; message?: string } = {}): Promise<string> {
+    const dir = clones[o.repo ?? 'alice'];
+    const run = async (args: string[]) => {
+      const r = await git(args, dir);
+      if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    await run(['fetch', '-q', 'origin']);
+    const from = o.from ?? 'main';
+    const exists = (await git(['rev-parse', '--verify', '-q', `refs/heads/${name}`], dir)).code === 0;
+    if (name === from || exists) await run(['checkout', '-q', name]);
+    else await run(['checkout', '-q', '-b', name, `origin/${from}`]);
+    for (const [path, content] of Object.entries(files)) {
+      if (content === null) {
+        await run(['rm', '-q', path]);
+        continue;
+      }
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+      await run(['add', path]);
+    }
+    await run(['commit', '-q', '--allow-empty', '-m', o.message ?? `change ${Object.keys(files).join(', ')}`]);
+    await run(['push', '-q', 'origin', `HEAD:refs/heads/${name}`]);
+    return (await run(['rev-parse', 'HEAD'])).trim();
+  }
+
+  return { ...services, users, api, pushBranch, git, home, clones };
+}
+
+/** Polls GET until `mergeable` has a settled value (the workflow's check ran), bounded. */
+export async function settledMergeable(w: PullWorld, index: number, want: boolean, timeoutMs = 8000): Promise<boolean | null> {
+  const deadline = Date.now() + timeoutMs;
+  let last: boolean | null = null;
+  while (Date.now() < deadline) {
+    const r = await w.api({ url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice' });
+    last = r.json().mergeable as boolean;
+    if (last === want) return last;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  return last;
+}
+
+export { PASSWORD };

@@ -1,0 +1,71 @@
+// Mergeability is computed by the pull request's workflow (not on the request path) and shows in
+// `mergeable`; WIP titles are drafts and never mergeable; pushes and deletions keep the record true.
+import t from 'tap';
+import { pullWorld, type PullWorld } from './fixtures.js';
+import { repoDiskPath } from '../../core/repositories.js';
+import { resolveRef } from '../../git/index.js';
+
+async function settledStatus(w: PullWorld, index: number, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await w.db('pull_requests').where({ index }).first('status');
+    if (row.status !== 'checking' || Date.now() > deadline) return row.status as string;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+t.test('mergeability and keeping the record true', async (t) => {
+  const w = await pullWorld(t);
+  const { api, config } = w;
+  const url = '/api/v1/repos/alice/widget/pulls';
+  await w.pushBranch('main', { 'shared.txt': 'base line\n' });
+  await w.pushBranch('clean', { 'clean.txt': 'clean\n' });
+  await w.pushBranch('clash', { 'shared.txt': 'head version\n' });
+  await w.pushBranch('drafty', { 'draft.txt': 'draft\n' });
+  await w.pushBranch('main', { 'shared.txt': 'base moved on\n' });
+  const create = async (head: string, title: string) => {
+    const r = await api({ method: 'POST', url, as: 'alice', body: { head, base: 'main', title } });
+    t.equal(r.statusCode, 201, r.body);
+    t.equal(r.json().mergeable, false, 'checking: not mergeable yet, nothing computed on the request path');
+    return r.json().number as number;
+  };
+  const clean = await create('clean', 'Clean change');
+  const clash = await create('clash', 'Conflicting change');
+  const wip = await create('drafty', 'WIP: not ready');
+
+  await t.test('a clean pull request becomes mergeable', async (t) => {
+    t.equal(await settledStatus(w, clean), 'mergeable');
+    t.equal((await api({ url: `${url}/${clean}` })).json().mergeable, true);
+  });
+  await t.test('a conflicting one settles as not mergeable', async (t) => {
+    t.equal(await settledStatus(w, clash), 'conflict');
+    t.equal((await api({ url: `${url}/${clash}` })).json().mergeable, false);
+  });
+  await t.test('a WIP title is a draft and not mergeable whatever the status', async (t) => {
+    await settledStatus(w, wip);
+    const r = (await api({ url: `${url}/${wip}` })).json();
+    t.equal(r.draft, true);
+    t.equal(r.mergeable, false);
+    const lower = await api({ method: 'PATCH', url: `${url}/${wip}`, as: 'alice', body: { title: '[wip] lower case counts' } });
+    t.equal(lower.json().draft, true, 'prefixes match case-insensitively');
+    const done = await api({ method: 'PATCH', url: `${url}/${wip}`, as: 'alice', body: { title: 'ready' } });
+    t.equal(done.json().draft, false);
+  });
+
+  await t.test('a push to the head moves refs/pull/N/head and the record', async (t) => {
+    const sha = await w.pushBranch('clean', { 'more.txt': 'more\n' });
+    const path = repoDiskPath(config, 'alice', 'widget');
+    t.equal(await resolveRef(path, `refs/pull/${clean}/head`), sha);
+    const r = (await api({ url: `${url}/${clean}` })).json();
+    t.equal(r.head.sha, sha);
+    t.equal(r.additions, 2, 'stats follow the new head');
+  });
+
+  await t.test('a deleted head branch shows as refs/pull/N/head', async (t) => {
+    const del = await w.git(['push', '-q', 'origin', ':clash'], w.clones.alice);
+    t.equal(del.code, 0, del.stderr);
+    const r = (await api({ url: `${url}/${clash}` })).json();
+    t.equal(r.head.ref, `refs/pull/${clash}/head`);
+    t.ok(r.head.sha, 'the last head is kept');
+  });
+});
