@@ -1,12 +1,13 @@
 // Assembles the HTTP API: hardened Fastify defaults, then shared plugins, then route modules.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { registerErrorHandling } from './plugins/errors.js';
+import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { loggerOptions, requestIdFrom } from './logging.js';
 import type { Services } from './services.js';
 import { miscRoutes } from './routes/misc.js';
 import { authPlugin } from './plugins/auth.js';
+import { metricsPlugin } from './plugins/metrics.js';
 
 export interface BuildOptions {
   /** Route modules added by later features; each is a Fastify plugin function. */
@@ -27,6 +28,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     return503OnClosing: true,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    frameworkErrors: frameworkErrorHandler(config.APP_URL),
     ajv: {
       customOptions: {
         removeAdditional: true,
@@ -44,6 +46,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app, config.APP_URL);
+  await app.register(metricsPlugin);
   await registerSwagger(app, config);
 
   await app.register(authPlugin);

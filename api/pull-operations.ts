@@ -6,19 +6,47 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { ServiceError, UnavailableError } from '../core/errors.js';
 import type { OperationOutcome, PullKey } from '../workflows/pull-messages.js';
 import type { Services } from './services.js';
+import { recordWorkflowOperation } from './plugins/metrics.js';
+
+/**
+ * Derived keys whose last answer was a refusal, with how many times: a repeated request after a
+ * refusal (checks were pending, the head moved) must run again, not get the stale refusal back.
+ * Bounded; per API process (clients that need strict guarantees send Idempotency-Key).
+ */
+const refusedDerivedKeys = new Map<string, number>();
+const MAX_REMEMBERED = 10_000;
+
+export interface OperationKey {
+  updateId: string;
+  /** Set for keys derived from the request (no Idempotency-Key header). */
+  derived: string | null;
+}
 
 /**
  * The update id: the client's Idempotency-Key when given, else one derived from the request, so a
- * retried or double-clicked request gets the first answer instead of a second operation. The derived
- * key includes a coarse time bucket: an identical request much later is a new operation.
+ * double-clicked or quickly retried request gets the first answer instead of a second operation.
+ * The derived key includes a coarse time bucket, so an identical request much later is new.
  */
-export function idempotencyKey(request: FastifyRequest, operation: string, key: PullKey): string {
+export function idempotencyKey(request: FastifyRequest, operation: string, key: PullKey): OperationKey {
   const given = request.headers['idempotency-key'];
   const scope = `${operation}/${key.repoId}/${key.index}/${request.doer?.id ?? 0}`;
-  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return `${scope}/key/${given}`;
+  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null };
   const bucket = Math.floor(Date.now() / 10_000);
   const digest = createHash('sha256').update(JSON.stringify([request.method, request.url, request.body ?? null, bucket])).digest('hex').slice(0, 32);
-  return `${scope}/req/${digest}`;
+  const derived = `${scope}/req/${digest}`;
+  const refusals = refusedDerivedKeys.get(derived) ?? 0;
+  return { updateId: refusals ? `${derived}/${refusals}` : derived, derived };
+}
+
+function rememberRefusal(derived: string): void {
+  if (refusedDerivedKeys.size >= MAX_REMEMBERED) refusedDerivedKeys.delete(refusedDerivedKeys.keys().next().value!);
+  refusedDerivedKeys.set(derived, (refusedDerivedKeys.get(derived) ?? 0) + 1);
+}
+
+/** Temporal answers that are worth another try: the run was completing, or the server is busy. */
+function transient(err: unknown): boolean {
+  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''} ${String((err as { cause?: unknown })?.cause ?? '')}`;
+  return /RESOURCE_EXHAUSTED|UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED|already completed|completing|closed|in-flight|WorkflowUpdateRPCTimeoutOrCancelled/i.test(text);
 }
 
 export async function runPullOperation<A extends unknown[]>(
@@ -26,18 +54,26 @@ export async function runPullOperation<A extends unknown[]>(
   key: PullKey,
   update: UpdateDefinition<OperationOutcome, A>,
   args: A,
-  updateId: string,
+  operationKey: OperationKey,
+  log?: { warn(obj: object, msg: string): void },
 ): Promise<OperationOutcome> {
   if (!services.pullWorkflows) throw new UnavailableError('pull request operations are unavailable: no Temporal connection');
-  try {
-    return await services.pullWorkflows.execute(key, update, args, updateId);
-  } catch (err) {
-    if (err instanceof ServiceError) throw err;
-    const name = (err as Error).name ?? '';
-    if (name === 'ServiceError' || /UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED/.test(String((err as Error).message))) {
-      throw new UnavailableError('the workflow service is unavailable, try again shortly');
+  // A workflow run that is finishing (a merge just completed) or a busy server answers with a
+  // transient error; the next attempt reaches the existing or a new run.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const outcome = await services.pullWorkflows.execute(key, update, args, operationKey.updateId);
+      if (outcome.status >= 400 && operationKey.derived) rememberRefusal(operationKey.derived);
+      return outcome;
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      log?.warn({ err, attempt }, 'pull request operation failed to reach its workflow');
+      if (!transient(err) || attempt >= 20) {
+        if (transient(err)) throw new UnavailableError('the workflow service is unavailable, try again shortly');
+        throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * attempt) + Math.random() * 50));
     }
-    throw err;
   }
 }
 

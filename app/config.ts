@@ -39,6 +39,7 @@ export const ConfigSchema = Type.Object({
   POOL_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100 }),
   SECRET_KEY: Type.String({ description: 'server secret; generated under APP_DATA_PATH when empty' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  ENABLE_METRICS: Type.Boolean({ description: 'serve GET /metrics without a token (METRICS_TOKEN set serves it with one)' }),
   METRICS_TOKEN: Type.String(),
   WORK_IN_PROGRESS_PREFIXES: Type.String(),
 });
@@ -77,6 +78,7 @@ const defaults = (dataPath: string): Record<string, string> => ({
   POOL_TASK_TIMEOUT_MS: '10000',
   SECRET_KEY: '',
   LOG_LEVEL: 'info',
+  ENABLE_METRICS: 'false',
   METRICS_TOKEN: '',
   WORK_IN_PROGRESS_PREFIXES: 'WIP:,[WIP]',
 });

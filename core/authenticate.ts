@@ -41,7 +41,16 @@ export interface AuthenticationDeps {
   now?: () => number;
   /** Failures of background work (the token `last used` write) that must not fail the request. */
   onBackgroundError?: (err: unknown) => void;
+  /**
+   * Password checks running now, per lower-cased account name. The throttle counts failures only
+   * once argon2 has answered, so without this bound a burst of parallel guesses would all be checked
+   * before the first failure is recorded. Leave it out to impose no bound.
+   */
+  passwordChecksInFlight?: Map<string, number>;
 }
+
+/** At most this many password checks for one account at a time; more answer 429 with Retry-After: 1. */
+export const MAX_CONCURRENT_PASSWORD_CHECKS = 4;
 
 export interface AuthenticationInput {
   /** The TOTP code from X-Gitea-OTP / X-Service-OTP (otpFromHeaders), or null. */
@@ -97,6 +106,22 @@ async function viaPassword(deps: AuthenticationDeps, username: string, password:
   const now = (deps.now ?? Date.now)();
   const decision = deps.throttle.check(username, input.ip, now);
   if (!decision.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, decision.retryAfterSeconds);
+  const inFlight = deps.passwordChecksInFlight;
+  if (!inFlight) return checkPassword(deps, username, password, input, now);
+  const key = username.toLowerCase();
+  const running = inFlight.get(key) ?? 0;
+  if (running >= MAX_CONCURRENT_PASSWORD_CHECKS) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, 1);
+  inFlight.set(key, running + 1);
+  try {
+    return await checkPassword(deps, username, password, input, now);
+  } finally {
+    const left = (inFlight.get(key) ?? 1) - 1;
+    if (left > 0) inFlight.set(key, left);
+    else inFlight.delete(key);
+  }
+}
+
+async function checkPassword(deps: AuthenticationDeps, username: string, password: string, input: AuthenticationInput, now: number): Promise<Authentication> {
   const fail = (message?: string): never => {
     deps.throttle.recordFailure(username, input.ip, now);
     throw new UnauthorizedError(message);

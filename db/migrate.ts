@@ -6,6 +6,7 @@ import * as issues from './migrations/0003_issues.js';
 import * as pulls from './migrations/0004_pulls.js';
 import * as accountExtras from './migrations/0005_account_extras.js';
 import * as mergeJournal from './migrations/0007_merge_journal.js';
+import * as oauth2 from './migrations/0008_oauth2.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -16,6 +17,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0004_pulls', pulls],
   ['0005_account_extras', accountExtras],
   ['0007_merge_journal', mergeJournal],
+  ['0008_oauth2', oauth2],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -39,6 +39,8 @@ export interface TestOptions {
   listen?: boolean;
   dbType?: 'mysql' | 'sqlite3';
   env?: Record<string, string>;
+  /** With temporal: run the Temporal worker in this process (default) or leave it to another. */
+  worker?: boolean;
   /** Extra routes for a test (registered before the app is ready). */
   routes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -112,7 +114,7 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   let pullWorkflows: PullWorkflowClient | null = null;
   if (temporal) {
     const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
-    worker = await startTemporalWorker(settings, { db, config });
+    if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config });
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }
   const secretKey = Buffer.alloc(32, 7);

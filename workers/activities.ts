@@ -25,6 +25,27 @@ function retried(): boolean {
   }
 }
 
+/**
+ * Heartbeats while a git activity runs, so the server notices a dead worker within the heartbeat
+ * timeout and retries the activity elsewhere (the merge journal makes that safe).
+ */
+function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    let context: Context | null = null;
+    try {
+      context = Context.current();
+    } catch {
+      return fn(...args);
+    }
+    const timer = setInterval(() => context!.heartbeat(), 1000);
+    try {
+      return await fn(...args);
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
 export function createActivities(deps: ActivityDeps): PullActivities {
   return {
     async loadPullSummary(key: PullKey): Promise<PullSummary> {
@@ -35,13 +56,13 @@ export function createActivities(deps: ActivityDeps): PullActivities {
       if (!row) return { exists: false, pullId: 0, isClosed: false, hasMerged: false };
       return { exists: true, pullId: Number(row.id ?? 0), isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged) };
     },
-    async refreshMergeability(key) {
+    refreshMergeability: withHeartbeat(async (key) => {
       const result = await refreshMergeability(deps, key);
       return result ? { status: result.status, headSha: result.headSha } : null;
-    },
-    mergePullRequest: (key, op) => mergePullRequest(deps, key, op),
-    deleteMergedHeadBranch: (key, doerId) => deleteMergedHeadBranch(deps, key, doerId, retried()),
-    updatePullBranch: (key, request) => updatePullBranch(deps, key, request),
+    }),
+    mergePullRequest: withHeartbeat((key, op) => mergePullRequest(deps, key, op)),
+    deleteMergedHeadBranch: withHeartbeat((key, doerId) => deleteMergedHeadBranch(deps, key, doerId, retried())),
+    updatePullBranch: withHeartbeat((key, request) => updatePullBranch(deps, key, request)),
     setPullState: (key, request) => applySetState(deps.db, key, request.doerId, request.state),
     changePullBase: (key, request) => applyChangeBase(deps.db, repositoriesRoot(deps.config), key, request.doerId, request.base),
     recordAutoMergeScheduled: (key, schedule) => recordAutoMergeScheduled(deps, key, schedule),

@@ -20,6 +20,7 @@ const records = proxyActivities<PullActivities>({
 // Git work can take longer on big repositories; the merge journal makes retries safe.
 const gitWork = proxyActivities<PullActivities>({
   startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 10 },
 });
 
@@ -198,7 +199,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     if (finished) break;
     if (mergeabilityStale) {
       mergeabilityStale = false;
-      const result = await mutex.runExclusive(() => records.refreshMergeability(key));
+      const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
       if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
       if (autoMerge) autoMergeDue = true;
     }

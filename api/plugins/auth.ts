@@ -25,6 +25,17 @@ export type OAuth2Verifier = (token: string, services: Services) => Promise<OAut
 
 let oauth2Verifier: OAuth2Verifier | null = null;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one failed-login throttle of the app, shared with the web sign-in (api/web). */
+    loginThrottle: LoginThrottle;
+  }
+  interface FastifyContextConfig {
+    /** Web pages and OAuth2 endpoints: they authenticate on their own (session cookie, client credentials). */
+    webAuth?: boolean;
+  }
+}
+
 /**
  * Installed by the OAuth2 provider. Until then (or after `setOAuth2Verifier(null)`) a JWT-shaped
  * bearer token, in a header, the query or Basic auth, is answered 401 like any invalid token.
@@ -70,10 +81,13 @@ function anonymousAuth(): AuthInfo {
 async function authPluginBody(app: FastifyInstance): Promise<void> {
   const services = app.services;
   const { db, secretKey, config } = services;
+  const throttle = new LoginThrottle();
+  app.decorate('loginThrottle', throttle);
   const deps: AuthenticationDeps = {
     db,
     secretKey,
-    throttle: new LoginThrottle(),
+    throttle,
+    passwordChecksInFlight: new Map(),
     // Looked up per call so a verifier installed after the app was built still applies.
     oauth2: (token) => (oauth2Verifier ? oauth2Verifier(token, services) : Promise.resolve(null)),
     onBackgroundError: (err) => app.log.warn({ err }, 'could not record access token use'),
@@ -85,6 +99,7 @@ async function authPluginBody(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
     request.doer = null;
     request.auth = anonymousAuth();
+    if (request.routeOptions.config?.webAuth) return;
     const query = request.query as Record<string, unknown> | undefined;
     // Gitea warns whenever a query token is sent, valid or not.
     if (query && (query.token !== undefined || query.access_token !== undefined)) reply.header('x-gitea-warning', QUERY_TOKEN_WARNING);

@@ -26,6 +26,18 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): void {
   reply.code(status).type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(payload)).send(body);
 }
 
+/**
+ * Errors the router raises before any route or error handler runs (a malformed percent-escape, a
+ * path parameter past maxParamLength): Fastify's default body is not Gitea's shape.
+ */
+export function frameworkErrorHandler(appUrl: string) {
+  const url = swaggerUrl(appUrl);
+  return (err: FastifyError, _request: unknown, reply: FastifyReply): void => {
+    const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+    sendJson(reply, status, { message: err.code === 'FST_ERR_BAD_URL' ? 'the URL is not validly escaped' : err.message, url });
+  };
+}
+
 export function registerErrorHandling(app: FastifyInstance, appUrl: string): void {
   const url = swaggerUrl(appUrl);
 

@@ -22,6 +22,9 @@ import { commentRoutes } from './comments.js';
 import { dependencyRoutes } from './dependencies.js';
 import { reviewRoutes } from './reviews.js';
 import { statusRoutes } from './statuses.js';
+import { metricsRoutes } from './metrics.js';
+import { oauth2AppRoutes } from './oauth2-apps.js';
+import { webRoutes } from '../web/index.js';
 
 export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   markupRoutes,
@@ -29,4 +32,6 @@ export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
   labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
+  oauth2AppRoutes, webRoutes,
+  metricsRoutes,
 ];

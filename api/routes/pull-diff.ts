@@ -13,7 +13,8 @@ import {
   commitFiles, commitStats, streamDiff, streamFormatPatch, unverifiedCommit, type CommitInfo, type NumStatEntry,
 } from '../../git/index.js';
 import { readPaging, setPageCountHeaders } from '../paging.js';
-import { doerOf, repoFromRequest } from '../repo-request.js';
+import { doerOf } from '../repo-request.js';
+import { pullRepoFromRequest } from './pulls.js';
 import { ApiError } from '../schemas/issue.js';
 import { ChangedFile, Commit, GoBool, goBool, PullParams } from '../schemas/pull.js';
 import { toApiUser } from '../serializers/user.js';
@@ -48,7 +49,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
       },
       config: { scope: 'repository' },
     }, async (request, reply) => {
-      const ctx = await repoFromRequest(request, request.params);
+      const ctx = await pullRepoFromRequest(request, request.params);
       const { pull, path } = await loadPull(ctx, request.params.index);
       const range = await pullRange(path, pull);
       const binary = goBool(request.query.binary, false);
@@ -64,7 +65,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['repository'], summary: 'Check if a pull request has been merged', params: PullParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'issue' },
   }, async (request, reply) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const { pull } = await loadPull(ctx, request.params.index);
     if (!pull.has_merged) throw new NotFoundError('pull request has not been merged');
     return reply.code(204).send();
@@ -90,7 +91,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const { pull, path } = await loadPull(ctx, request.params.index);
     const paging = readPaging(request.query, config);
     const withVerification = goBool(request.query.verification, true);
@@ -143,7 +144,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const { pull, path } = await loadPull(ctx, request.params.index);
     const paging = readPaging(request.query, config);
     const skipTo = request.query['skip-to'];

@@ -35,6 +35,13 @@ const BaseHeadParams = Type.Object({
 type Params = { owner: string; repo: string };
 type IndexParams = Params & { index: number };
 
+/** The repository of a pull request route: 404 when unseen or when its pull requests are disabled (Gitea's mustAllowPulls). */
+export async function pullRepoFromRequest(request: FastifyRequest, params: Params): Promise<RepoContext> {
+  const ctx = await repoFromRequest(request, params);
+  if (!ctx.repo.has_pull_requests) throw new NotFoundError('pull requests are disabled in this repository');
+  return ctx;
+}
+
 export async function pullRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const serializerDeps = { db, config, wipPrefixes: workInProgressPrefixes(config) };
@@ -55,7 +62,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     } catch {
       // A pull request whose head ref or history is gone still has a record to show.
     }
-    const [out] = await toApiPulls(serializerDeps, ctx, doerOf(request), [item], { stats });
+    const [out] = await toApiPulls(serializerDeps, ctx, doerOf(request), [item], { stats, fresh: true });
     return out;
   }
 
@@ -67,11 +74,11 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'issue' },
   }, async (request, reply) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const q = request.query;
     const paging = readPaging(q, config);
     const filter = {
-      repoId: ctx.repo.id, state: (q.state ?? 'open') as PullStateFilter, sort: q.sort, milestoneId: q.milestone || undefined,
+      repoId: ctx.repo.id, state: (q.state || 'open') as PullStateFilter, sort: q.sort, milestoneId: q.milestone || undefined,
       labelIds: parseLabelIds(q.labels), posterId: await posterIdOf(db, q.poster),
     };
     const { items, total } = await listPulls(db, filter, paging);
@@ -83,7 +90,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['repository'], summary: 'Get a pull request', params: PullParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     return single(request, ctx, await loadPull(ctx, request.params.index));
   });
 
@@ -91,7 +98,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['repository'], summary: 'Get a pull request by base and head', params: BaseHeadParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const head = await resolveHeadRepository(db, ctx, parseHeadSpec(request.params['*']), doerOf(request));
     const pull = await pullsStore(db).latestWithTargets({
       headRepoId: head.repo.id, headBranch: head.branch, baseRepoId: ctx.repo.id, baseBranch: request.params.base,
@@ -108,7 +115,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'issue' },
   }, async (request, reply) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const doer = requireDoer(request);
     assertNotArchived(ctx.repo);
     const pull = await createPull({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx, doer, request.body);
@@ -130,7 +137,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'issue' },
   }, async (request, reply: FastifyReply) => {
-    const ctx = await repoFromRequest(request, request.params);
+    const ctx = await pullRepoFromRequest(request, request.params);
     const doer = requireDoer(request);
     const { pull, issue } = await loadPull(ctx, request.params.index);
     // Spec rule 1: 403 with an empty body, as Gitea's ctx.Status(403).

@@ -101,9 +101,9 @@ export const EditPullRequestOption = Type.Object({
 }, { description: 'EditPullRequestOption' });
 
 export const PullListQuery = Type.Object({
-  state: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('all')], { default: 'open' })),
-  sort: Type.Optional(Type.Union(['oldest', 'recentupdate', 'leastupdate', 'mostcomment', 'leastcomment', 'priority'].map((s) => Type.Literal(s)), {
-    description: 'newest first when absent',
+  state: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('all'), Type.Literal('')], { description: 'open when absent or empty' })),
+  sort: Type.Optional(Type.Union(['', 'oldest', 'recentupdate', 'leastupdate', 'mostcomment', 'leastcomment', 'priority'].map((s) => Type.Literal(s)), {
+    description: 'newest first when absent or empty',
   })),
   milestone: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   labels: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), {

@@ -3,7 +3,7 @@
 // labels, milestones and repositories are loaded in batches, branch heads with one listing per
 // repository.
 import type { Knex } from 'knex';
-import { atLeast, repoAccessMode, type AccessMode, type RepoContext } from '../../core/permissions.js';
+import { repoAccessMode, type AccessMode, type RepoContext } from '../../core/permissions.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { isWorkInProgress } from '../../core/pulls/wip.js';
 import type { PullListItem } from '../../core/pulls/list.js';
@@ -51,7 +51,7 @@ function milestoneJson(m: MilestoneRow) {
   };
 }
 
-async function branchHeads(path: string): Promise<Map<string, string> | null> {
+async function readBranchHeads(path: string): Promise<Map<string, string> | null> {
   try {
     return new Map((await listBranches(path)).map((b) => [b.name, b.sha]));
   } catch {
@@ -59,8 +59,23 @@ async function branchHeads(path: string): Promise<Map<string, string> | null> {
   }
 }
 
+// Lists under load would spawn git once per request per repository; concurrent list requests share
+// one listing for a second instead (single flight). Single-record views always read fresh heads.
+const LIST_BRANCH_TTL_MS = 1000;
+const branchCache = new Map<string, { at: number; heads: Promise<Map<string, string> | null> }>();
+
+function branchHeads(path: string, fresh: boolean): Promise<Map<string, string> | null> {
+  const now = Date.now();
+  const hit = branchCache.get(path);
+  if (!fresh && hit && now - hit.at < LIST_BRANCH_TTL_MS) return hit.heads;
+  const heads = readBranchHeads(path);
+  if (branchCache.size > 1000) branchCache.clear();
+  branchCache.set(path, { at: now, heads });
+  return heads;
+}
+
 /** Every repository the page refers to, serialized once, with its branch heads. */
-async function loadRepos(deps: PullSerializerDeps, base: RepoContext, viewer: UserRow | null, items: PullListItem[]): Promise<Map<number, RepoFacts>> {
+async function loadRepos(deps: PullSerializerDeps, base: RepoContext, viewer: UserRow | null, items: PullListItem[], fresh: boolean): Promise<Map<number, RepoFacts>> {
   const out = new Map<number, RepoFacts>();
   const baseFacts: RepoFacts = { view: base, api: toApiRepo(base, viewer, deps.config.APP_URL), branches: null };
   out.set(base.repo.id, baseFacts);
@@ -75,7 +90,7 @@ async function loadRepos(deps: PullSerializerDeps, base: RepoContext, viewer: Us
     out.set(repo.id, { view, api: mode === 'none' ? null : toApiRepo(view, viewer, deps.config.APP_URL), branches: null });
   }));
   await Promise.all([...out.values()].map(async (f) => {
-    f.branches = await branchHeads(repoDiskPath(deps.config, f.view.owner.name, f.view.repo.name));
+    f.branches = await branchHeads(repoDiskPath(deps.config, f.view.owner.name, f.view.repo.name), fresh);
   }));
   return out;
 }
@@ -83,6 +98,8 @@ async function loadRepos(deps: PullSerializerDeps, base: RepoContext, viewer: Us
 export interface ToApiPullOptions {
   /** The single-record view adds additions, deletions and changed_files (Gitea: never in lists). */
   stats?: Map<number, ShortStat>;
+  /** Single-record views read branch heads fresh; lists may share a listing up to a second old. */
+  fresh?: boolean;
 }
 
 export async function toApiPulls(
@@ -97,7 +114,7 @@ export async function toApiPulls(
   const appUrl = config.APP_URL;
   const issueIds = items.map((i) => i.issue.id);
   const issues = issuesStore(db);
-  const [labelIds, assigneeIds, repos] = await Promise.all([issues.labelIdsOf(issueIds), issues.assigneeIdsOf(issueIds), loadRepos(deps, base, viewer, items)]);
+  const [labelIds, assigneeIds, repos] = await Promise.all([issues.labelIdsOf(issueIds), issues.assigneeIdsOf(issueIds), loadRepos(deps, base, viewer, items, opts.fresh ?? false)]);
   const allLabelIds = [...new Set([...labelIds.values()].flat())];
   const milestoneIds = [...new Set(items.map((i) => i.issue.milestone_id).filter((id): id is number => id !== null))];
   const userIds = items.flatMap((i) => [i.issue.poster_id ?? 0, i.pull.merger_id ?? 0, ...(assigneeIds.get(i.issue.id) ?? [])]);
@@ -177,9 +194,4 @@ export async function toApiPulls(
     };
     return out;
   });
-}
-
-/** Whether `viewer` may push to the base repository (used by routes deciding what to show). */
-export function canWrite(ctx: RepoContext): boolean {
-  return atLeast(ctx.mode, 'write');
 }

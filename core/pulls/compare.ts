@@ -3,7 +3,7 @@
 import { NotFoundError } from '../errors.js';
 import type { PullRow } from '../../db/pulls.js';
 import {
-  branchRef, countCommits, diffShortStat, isValidBranchName, iterateNumStat, listCommits, mergeBase, pullHeadRef, resolveRef,
+  branchRef, countCommits, GitError, diffShortStat, isValidBranchName, iterateNumStat, listCommits, mergeBase, pullHeadRef, resolveRef,
   type CommitInfo, type DiffOptions, type NumStatEntry, type ShortStat,
 } from '../../git/index.js';
 
@@ -59,12 +59,18 @@ export async function pullFilePage(
   page: { offset: number; limit: number },
 ): Promise<{ total: number; files: NumStatEntry[] }> {
   const statsPromise = diffShortStat(basePath, range.from, range.to, { whitespace: opts.whitespace });
+  statsPromise.catch(() => undefined); // awaited below; never an unhandled rejection if the page fails first
   const files: NumStatEntry[] = [];
   let seen = 0;
-  for await (const entry of iterateNumStat(basePath, range.from, range.to, opts)) {
-    if (seen++ < page.offset) continue;
-    files.push(entry);
-    if (files.length >= page.limit) break;
+  try {
+    for await (const entry of iterateNumStat(basePath, range.from, range.to, opts)) {
+      if (seen++ < page.offset) continue;
+      files.push(entry);
+      if (files.length >= page.limit) break;
+    }
+  } catch (err) {
+    // git refuses a skip-to path that is not in the diff; like a page past the end, that is empty.
+    if (!(opts.skipTo && err instanceof GitError && /No such path/.test(err.stderr))) throw err;
   }
   const stats = await statsPromise;
   return { total: stats.files, files };

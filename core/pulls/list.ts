@@ -51,17 +51,21 @@ export async function posterIdOf(db: Knex, name: string | undefined): Promise<nu
   return user.id;
 }
 
-/** Gitea's sortIssuesSession for pull request lists; the last columns keep pages stable. */
+/**
+ * Gitea's sortIssuesSession orders for pull request lists. Ties are broken by id (ids grow with
+ * creation time, so this is Gitea's created_unix, id tie-break) so that the single-direction orders
+ * walk an index (repo_id, is_pull, is_closed, column, id) instead of sorting the repository's rows.
+ */
 function orderFor(sort: string | undefined): Array<{ column: string; order: 'asc' | 'desc' }> {
   const d = (column: string) => ({ column: `issues.${column}`, order: 'desc' as const });
   const a = (column: string) => ({ column: `issues.${column}`, order: 'asc' as const });
   switch (sort) {
     case 'oldest': return [a('created_unix'), a('id')];
-    case 'recentupdate': return [d('updated_unix'), d('created_unix'), d('id')];
-    case 'leastupdate': return [a('updated_unix'), a('created_unix'), a('id')];
-    case 'mostcomment': return [d('num_comments'), d('created_unix'), d('id')];
-    case 'leastcomment': return [a('num_comments'), d('created_unix'), d('id')];
-    case 'priority': return [d('priority'), d('created_unix'), d('id')];
+    case 'recentupdate': return [d('updated_unix'), d('id')];
+    case 'leastupdate': return [a('updated_unix'), a('id')];
+    case 'mostcomment': return [d('num_comments'), d('id')];
+    case 'leastcomment': return [a('num_comments'), d('id')];
+    case 'priority': return [d('priority'), d('id')];
     default: return [d('created_unix'), d('id')];
   }
 }

@@ -10,6 +10,7 @@ import { pullsStore } from '../../db/pulls.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { nowUnix } from '../../db/time.js';
 import { addComment } from '../comments.js';
+import { faultPoint } from '../fault-points.js';
 import { workInProgressPrefixes } from './wip.js';
 import { computeMergeability } from './mergeability.js';
 import { checkMergeReadiness } from './merge-readiness.js';
@@ -17,7 +18,8 @@ import { composeMergeMessage, defaultMergeTitle, isStyleAllowed, styleNotAllowed
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
-const CAS_ATTEMPTS = 3;
+// Racing merges into one base each retry on the new base; this bounds the retries under contention.
+const CAS_ATTEMPTS = 10;
 
 function identity(user: UserRow): Identity {
   return { name: user.full_name || user.name, email: user.email || `${user.lower_name}@noreply.localhost` };
@@ -127,13 +129,16 @@ export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: Me
     }
     // Journal first, then move the branch: a crash in between is resolved by resumeJournalled.
     await pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase });
+    faultPoint('merge:after-journal');
     const moved = await updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
     if (!moved) {
       // The base moved under us (another merge or a push): merge again on the new base.
       await pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null });
       continue;
     }
+    faultPoint('merge:after-ref-update');
     await recordMerge(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId);
+    faultPoint('merge:after-record');
     return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
   }
   return refuse(409, 'merge push out of date');

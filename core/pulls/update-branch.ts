@@ -6,6 +6,7 @@ import {
 } from '../../git/index.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { canPush } from '../branch-protection.js';
+import { faultPoint } from '../fault-points.js';
 import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import { updateMergeMessage } from './merge-message.js';
 import { syncHeadRef } from './mergeability.js';
@@ -50,14 +51,22 @@ export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: U
         base: baseSha, head: headSha, style: req.style, message: updateMergeMessage(ctx.pull.base_branch, ctx.pull.head_branch), author: me, committer: me,
       });
     } catch (err) {
-      if (err instanceof EmptyMergeError) return { status: 200, body: { upToDate: true } }; // nothing to do is success, not Gitea's 500
+      if (err instanceof EmptyMergeError) {
+        // Nothing to do is success, not Gitea's 500. A retry after a crash lands here too, so make
+        // sure the pull request ref caught up with the branch.
+        await syncHeadRef(ctx);
+        await deps.db('pull_requests').where({ id: ctx.pull.id }).update({ head_commit_id: headSha });
+        return { status: 200, body: { upToDate: true } };
+      }
       if (err instanceof MergeConflictError) return { status: 409, body: { message: req.style === 'rebase' ? 'rebase failed because of conflict' : 'merge failed because of conflict' } };
       if (err instanceof UnrelatedHistoriesError) return { status: 409, body: { message: 'refusing to merge unrelated histories' } };
       throw err;
     }
+    faultPoint('update:before-ref-update');
     if (!(await updateRef(ctx.headPath, branchRef(ctx.pull.head_branch), newHead, headSha, { reason: `update pull request #${ctx.pull.index}` }))) {
       return { status: 409, body: { message: 'the head branch moved during the update; try again' } };
     }
+    faultPoint('update:after-ref-update');
     await syncHeadRef(ctx);
     await deps.db('pull_requests').where({ id: ctx.pull.id }).update({ head_commit_id: newHead, status: 'checking' });
     return { status: 200, newHead };

@@ -122,3 +122,17 @@ t.test('throttling: repeated wrong passwords give 429 with Retry-After; tokens a
   t.equal((await attempt(PASSWORD, 'bob')).statusCode, 200, 'another account is unaffected');
   t.equal((await attempt(PASSWORD, 'ALICE')).statusCode, 429, 'the lock ignores the case of the name');
 });
+
+t.test('throttling: a burst of parallel guesses cannot outrun the count', async (t) => {
+  const { app, db } = await startTestServices(t);
+  await makeUser(db, 'alice');
+  const burst = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+    app.inject({ url: '/api/v1/user', headers: { authorization: basic('alice', `parallel guess ${i}`) } })));
+  const statuses = burst.map((r) => r.statusCode);
+  const checked = statuses.filter((s) => s === 401).length;
+  t.ok(checked <= 4, `at most 4 guesses were checked at once (${checked})`);
+  t.equal(statuses.filter((s) => s === 429).length, 12 - checked, 'the rest were refused unchecked');
+  t.ok(burst.filter((r) => r.statusCode === 429).every((r) => Number(r.headers['retry-after']) >= 1), 'with Retry-After');
+  for (let i = 0; i < 5; i++) await app.inject({ url: '/api/v1/user', headers: { authorization: basic('alice', `sequential guess ${i}`) } });
+  t.equal((await app.inject({ url: '/api/v1/user', headers: { authorization: basic('alice', PASSWORD) } })).statusCode, 429, 'and the failures still lock the account');
+});

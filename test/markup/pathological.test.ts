@@ -90,7 +90,11 @@ t.test('past 10000 reference links the rest stays text', async (t) => {
 });
 
 t.test('the reference pre-scan is linear too', async (t) => {
-  for (const text of ['#1 '.repeat(MEGABYTE / 3), 'a'.repeat(MEGABYTE) + '/b#1', '@'.repeat(MEGABYTE), '@a' + '.'.repeat(MEGABYTE), mixedDocument(MEGABYTE)]) {
+  const texts = [
+    '#1 '.repeat(MEGABYTE / 3), 'a'.repeat(MEGABYTE) + '/b#1', '@'.repeat(MEGABYTE), '@a' + '.'.repeat(MEGABYTE),
+    '@x' + '._'.repeat(MEGABYTE / 2) + 'a', '_'.repeat(MEGABYTE) + 'o/r#1', mixedDocument(MEGABYTE),
+  ];
+  for (const text of texts) {
     const started = performance.now();
     extractReferenceCandidates(text, 'gogits/gogs');
     const elapsed = performance.now() - started;

@@ -58,15 +58,22 @@ t.test('retries and concurrent requests merge exactly once', async (t) => {
   const statuses = answers.map((r) => r.statusCode);
   t.equal(statuses.filter((s) => s === 200).length, 1, 'exactly one merge');
   t.equal(statuses.filter((s) => s === 405).length, 49, 'the rest are told it is already merged');
-  const log = baseLog(w, 'refs/heads/main', 3);
-  t.equal(log[0]!.parents[0], before, 'one merge commit on top of the old base');
-  t.equal(log.filter((c) => c.subject.startsWith('Merge pull request')).length, 1);
+  const added = baseLog(w, `${before}..refs/heads/main`, 100);
+  t.equal(added.filter((c) => c.subject.startsWith('Merge pull request')).length, 1, 'one merge commit');
+  t.equal(added.find((c) => c.subject.startsWith('Merge pull request'))!.parents[0], before, 'on top of the old base');
 
   const q = await openPull(w, 'feature-retry', { 'retry.txt': 'r\n' });
   const first = await merge(w, q, {}, 'alice', { 'idempotency-key': 'same-click' });
   const retried = await merge(w, q, {}, 'alice', { 'idempotency-key': 'same-click' });
   t.equal(first.statusCode, 200);
   t.equal(retried.statusCode, 200, 'a retried request gets the first answer back, not a 405');
+
+  // Without an Idempotency-Key, a double click (the same request twice at once) is one merge too.
+  const d = await openPull(w, 'feature-double-click', { 'double.txt': 'd\n' });
+  const beforeDouble = refOf(w, 'refs/heads/main');
+  const [one, two] = await Promise.all([merge(w, d, { do: 'merge' }), merge(w, d, { do: 'merge' })]);
+  t.same([one.statusCode, two.statusCode], [200, 200], 'both clicks get the first answer');
+  t.equal(baseLog(w, `${beforeDouble}..refs/heads/main`, 50).filter((c) => c.subject.startsWith('Merge pull request')).length, 1, 'and there is one merge');
 });
 
 t.test('delete_branch_after_merge', async (t) => {

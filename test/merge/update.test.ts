@@ -18,13 +18,15 @@ t.test('update by merge and by rebase', async (t) => {
   const rebase = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update?style=rebase`, as: 'alice' });
   t.equal(rebase.statusCode, 200, rebase.body);
   const log = baseLog(w, 'refs/heads/feature-up', 10);
-  t.ok(log.every((c) => c.parents.length === 1), 'a rebased head has no merge commits');
+  t.ok(log.every((c) => c.parents.length <= 1), 'a rebased head has no merge commits');
   t.ok(log.some((c) => c.sha === refOf(w, 'refs/heads/main')), 'and sits on the current base');
 
   t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'carol' })).statusCode, 403, 'a reader may not update');
   t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'alice' })).statusCode, 200, 'an up-to-date head is fine');
   t.equal((await merge(w, p, {})).statusCode, 200);
-  t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'alice' })).statusCode, 422, 'merged pull requests cannot be updated');
+  // A distinct key: the same request repeated within seconds would be taken for a retry of the last one.
+  const afterMerge = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'alice', headers: { 'idempotency-key': 'after-merge' } });
+  t.equal(afterMerge.statusCode, 422, 'merged pull requests cannot be updated');
 });
 
 t.test('update conflicts answer 409', async (t) => {

@@ -118,6 +118,19 @@ t.test('creating pull requests', async (t) => {
     t.equal(again.statusCode, 409, 'owner/repo:branch names the same head');
   });
 
+  await t.test('identical creations racing: exactly one wins, the others are 409', async (t) => {
+    await w.pushBranch('race', { 'race.txt': 'race\n' });
+    const all = await Promise.all(Array.from({ length: 6 }, () => api({ method: 'POST', url, as: 'alice', body: { head: 'race', base: 'main', title: 'race' } })));
+    t.same(all.map((r) => r.statusCode).sort(), [201, 409, 409, 409, 409, 409]);
+  });
+
+  await t.test('a repository with pull requests disabled answers 404', async (t) => {
+    const repo = (await reposStore(db).byOwnerAndName(users.alice.id, 'widget'))!;
+    await reposStore(db).update(repo.id, { has_pull_requests: false });
+    t.equal((await api({ url, as: 'alice' })).statusCode, 404);
+    await reposStore(db).update(repo.id, { has_pull_requests: true });
+  });
+
   await t.test('an archived base repository is 423', async (t) => {
     await w.pushBranch('late', { 'late.txt': 'late\n' });
     const repo = (await reposStore(db).byOwnerAndName(users.alice.id, 'widget'))!;

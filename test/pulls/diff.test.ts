@@ -100,6 +100,9 @@ t.test('diff, patch, commits and files', async (t) => {
     t.same(await set('ignore-eol'), ['inner.txt', 'ws.txt']);
     t.same(await set('ignore-change'), ['inner.txt']);
     t.same(await set('ignore-all'), []);
+    t.equal((await names('whitespace=bogus')).json().length, 6, 'an unknown whitespace value shows all, as Gitea');
+    t.same((await names('skip-to=--output=%2Ftmp%2Fx')).json(), [], 'option-like skip-to is a path, never an option');
+    t.equal((await names('page=-3&limit=0')).headers['x-page'], '1', 'page and limit are clamped');
     const skipped = (await names('skip-to=inner.txt')).json() as Array<{ filename: string }>;
     t.equal(skipped[0]!.filename, 'inner.txt', 'skip-to starts at the named file');
     t.ok(skipped.length < 6);

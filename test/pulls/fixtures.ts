@@ -21,8 +21,11 @@ export interface PullWorld extends TestServices {
   clones: Record<'alice' | 'bob', string>;
 }
 
-export async function pullWorld(t: Tap, opts: { env?: Record<string, string> } = {}): Promise<PullWorld> {
-  const services = await startTestServices(t, { temporal: true, listen: true, env: opts.env });
+export async function pullWorld(
+  t: Tap,
+  opts: { env?: Record<string, string>; worker?: boolean; dbType?: 'mysql' | 'sqlite3'; temporal?: boolean } = {},
+): Promise<PullWorld> {
+  const services = await startTestServices(t, { temporal: opts.temporal ?? true, listen: true, env: opts.env, worker: opts.worker, dbType: opts.dbType });
   const { app, db, baseUrl } = services;
   const { home, git } = gitSandbox(t);
   const users = {
@@ -51,9 +54,9 @@ export async function pullWorld(t: Tap, opts: { env?: Record<string, string> } =
     };
     await run(['fetch', '-q', 'origin']);
     const from = o.from ?? 'main';
-    const exists = (await git(['rev-parse', '--verify', '-q', `refs/heads/${name}`], dir)).code === 0;
-    if (name === from || exists) await run(['checkout', '-q', name]);
-    else await run(['checkout', '-q', '-b', name, `origin/${from}`]);
+    // Build on the server's tip of the branch when it exists (merges happen server-side), else on `from`.
+    const onServer = (await git(['rev-parse', '--verify', '-q', `refs/remotes/origin/${name}`], dir)).code === 0;
+    await run(['checkout', '-q', '-B', name, onServer ? `origin/${name}` : `origin/${from}`]);
     for (const [path, content] of Object.entries(files)) {
       if (content === null) {
         await run(['rm', '-q', path]);

@@ -2,7 +2,11 @@
 // `mergeable`; WIP titles are drafts and never mergeable; pushes and deletions keep the record true.
 import t from 'tap';
 import { pullWorld, type PullWorld } from './fixtures.js';
-import { repoDiskPath } from '../../core/repositories.js';
+import { repoDiskPath, repositoriesRoot } from '../../core/repositories.js';
+import { markHeadBranchDeleted, notifyDependentPulls, refreshPullHead } from '../../core/pulls/state.js';
+import { createIssue } from '../../core/issues.js';
+import { loadRepository } from '../../core/permissions.js';
+import { pullsStore } from '../../db/pulls.js';
 import { resolveRef } from '../../git/index.js';
 
 async function settledStatus(w: PullWorld, index: number, timeoutMs = 10_000): Promise<string> {
@@ -67,5 +71,25 @@ t.test('mergeability and keeping the record true', async (t) => {
     const r = (await api({ url: `${url}/${clash}` })).json();
     t.equal(r.head.ref, `refs/pull/${clash}/head`);
     t.ok(r.head.sha, 'the last head is kept');
+    const row = (await w.db('pull_requests').where({ index: clash }).first()) as { base_repo_id: number };
+    t.equal(await markHeadBranchDeleted(w.db, row.base_repo_id, 'clash'), 1, 'push and branch code can mark it');
+    const pull = (await pullsStore(w.db).byIndex(row.base_repo_id, clash))!;
+    t.equal(pull.head_branch_deleted, true);
+    const refreshed = await refreshPullHead(w.db, repositoriesRoot(config), pull);
+    t.match(refreshed, { headBranchDeleted: true, changed: false });
+  });
+
+  await t.test('refreshPullHead follows a re-created head branch; dependents are found', async (t) => {
+    const sha = await w.pushBranch('clash', { 'again.txt': 'again\n' });
+    const row = (await w.db('pull_requests').where({ index: clash }).first()) as { base_repo_id: number };
+    const refreshed = await refreshPullHead(w.db, repositoriesRoot(config), (await pullsStore(w.db).byIndex(row.base_repo_id, clash))!);
+    t.match(refreshed, { headSha: sha, headBranchDeleted: false });
+    const after = (await pullsStore(w.db).byIndex(row.base_repo_id, clash))!;
+    t.match(after, { head_commit_id: sha, head_branch_deleted: false });
+    t.equal(await resolveRef(repoDiskPath(config, 'alice', 'widget'), `refs/pull/${clash}/head`), sha);
+    const ctx = await loadRepository(w.db, { ownerName: 'alice', repoName: 'widget', doer: w.users.alice });
+    const blocker = await createIssue(w.db, ctx, w.users.alice, { title: 'blocker' });
+    await w.db('issue_dependencies').insert({ issue_id: after.issue_id, dependency_id: blocker.id, created_unix: 1 });
+    t.same(await notifyDependentPulls(w.db, w.pullWorkflows, blocker.id), [{ repoId: row.base_repo_id, index: clash }]);
   });
 });

@@ -2,9 +2,10 @@
 //
 // Gitea matches these with regular expressions on rendered text nodes. The scanner below accepts
 // the same strings (boundary before, name, terminator after) without backtracking, so a text of any
-// length is scanned in linear time. In `lenient` mode the boundary and terminator checks are relaxed
+// length is scanned in linear time. In `lenient` mode the boundary and terminator checks are dropped
 // so that a scan of raw markdown finds a superset of what the renderer will later see in its text
-// tokens (markup such as `**@user**` hides the boundary in the source).
+// tokens: markup hides boundaries in the source (`**@user**`, `www.example.com@user` where the
+// autolink ends right before the `@`).
 
 export type MentionMatch = { kind: 'mention'; start: number; end: number; name: string };
 export type IssueMatch = {
@@ -39,9 +40,6 @@ function isUserNameChar(code: number): boolean {
 /** `[0-9a-zA-Z-_.]`: characters of an owner or repository name. */
 function isRepoNameChar(code: number): boolean {
   return isWordChar(code) || code === 45 || code === 46;
-}
-function isAlphanumeric(code: number): boolean {
-  return isWordChar(code) && code !== 95;
 }
 
 function charAt(text: string, i: number): number {
@@ -123,7 +121,7 @@ export function scanReferences(text: string, lenient: boolean, visit: (match: Re
     const code = text.charCodeAt(i);
     const before = charAt(text, i - 1);
     if (code === 64) { // @
-      const boundary = lenient ? !isAlphanumeric(before) : before === -1 || isSpace(before) || before === 40 || before === 91;
+      const boundary = lenient || before === -1 || isSpace(before) || before === 40 || before === 91;
       const match = boundary ? matchMention(text, i, lenient) : null;
       if (match) {
         if (visit(match) === false) return;
@@ -131,9 +129,7 @@ export function scanReferences(text: string, lenient: boolean, visit: (match: Re
         continue;
       }
     } else if (code === 35 || code === 33) { // # !
-      const boundary = lenient
-        ? !isAlphanumeric(before)
-        : before === -1 || isSpace(before) || before === 40 || before === 91 || before === 39 || before === 34;
+      const boundary = lenient || before === -1 || isSpace(before) || before === 40 || before === 91 || before === 39 || before === 34;
       const match = boundary ? matchShortIssue(text, i, lenient) : null;
       if (match) {
         if (visit(match) === false) return;

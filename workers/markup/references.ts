@@ -35,8 +35,9 @@ export function extractReferenceCandidates(text: string, context: string, limit 
     if (match.kind === 'mention') {
       addMention(match.name);
       // The renderer sees text tokens, not source: `_@bob_` shows it `@bob`, and `@bob.)` keeps the dot.
-      const trimmed = match.name.replace(/[._]+$/, '');
-      if (trimmed && trimmed !== match.name) addMention(trimmed);
+      let kept = match.name.length;
+      while (kept > 0 && (match.name[kept - 1] === '.' || match.name[kept - 1] === '_')) kept--;
+      if (kept > 0 && kept < match.name.length) addMention(match.name.slice(0, kept));
       const after = text.charCodeAt(match.end + 1);
       if (text.charCodeAt(match.end) === 46 && !Number.isNaN(after) && !/\s/.test(String.fromCharCode(after))) {
         addMention(match.name + '.');

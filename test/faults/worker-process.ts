@@ -1,0 +1,37 @@
+// A Temporal worker in its own process (the `worker` role), so a test can kill it mid-operation.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { projectRoot } from '../../app/paths.js';
+import type { Config } from '../../app/config.js';
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function startWorkerProcess(config: Config, extraEnv: Record<string, string> = {}): WorkerProcess {
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    APP_DATA_PATH: config.APP_DATA_PATH, APP_URL: config.APP_URL,
+    DB_TYPE: config.DB_TYPE, DB_HOST: config.DB_HOST, DB_NAME: config.DB_NAME, DB_USER: config.DB_USER, DB_PASSWD: config.DB_PASSWD,
+    TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+    SECRET_KEY: config.SECRET_KEY, LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'app', 'main.js'), 'worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal === 'SIGKILL' ? 137 : code)));
+  return {
+    child,
+    exited,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

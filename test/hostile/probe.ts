@@ -1,0 +1,89 @@
+// Sends one generated request and checks it: no 5xx, Gitea's error shape, and — when the request
+// was rejected (4xx) — the same row counts and refs on disk before and after.
+import fc from 'fast-check';
+import type { HostileWorld, Route } from './world.js';
+import { answerProblems } from './world.js';
+import { bodyFor, headersFor, headerText, identity, pathFor, queryFor, type Identity } from './arbitraries.js';
+
+/**
+ * Requests that would dismantle the world when they succeed (rename or delete the repository, revoke
+ * the token in use, delete the pull request's head): their path parameters are always hostile, and
+ * the token revocation route never gets a valid token.
+ */
+const DESTRUCTIVE = new Set([
+  'DELETE /api/v1/repos/:owner/:repo', 'PATCH /api/v1/repos/:owner/:repo', 'DELETE /api/v1/repos/:owner/:repo/branches/*',
+  'DELETE /api/v1/users/:username/tokens/:token', 'POST /api/v1/user/2fa/totp', 'DELETE /api/v1/user/2fa/totp',
+  'POST /api/v1/repos/:owner/:repo/transfer', 'POST /api/v1/repos/:owner/:repo/pulls/:index/merge',
+]);
+const REVOKES_CURRENT = new Set(['DELETE /api/v1/token']);
+
+export interface HostileRequest {
+  method: Route['method'];
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+export function requestFor(w: HostileWorld, route: Route, parts: { body: boolean; headers: boolean }): fc.Arbitrary<HostileRequest> {
+  const key = `${route.method} ${route.pattern}`;
+  const who: fc.Arbitrary<Identity> = REVOKES_CURRENT.has(key) ? fc.constantFrom<Identity>('anonymous', 'garbage', 'basic-alice') : identity;
+  const takesBody = route.method !== 'GET' && route.method !== 'DELETE';
+  return fc.record({
+    path: pathFor(route, w, !DESTRUCTIVE.has(key)),
+    query: queryFor(route),
+    who,
+    garbage: headerText,
+    sudo: parts.headers ? fc.option(headerText, { nil: null }) : fc.constant(null),
+    contentType: parts.headers
+      ? fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', '', '*/*')
+      : fc.constant('application/json'),
+    body: parts.body && takesBody ? fc.option(bodyFor(route), { nil: undefined }) : fc.constant(undefined),
+    rawBody: parts.body && takesBody ? fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) }) : fc.constant(undefined),
+  }).map((g) => {
+    const headers = headersFor(w, g.who, g.garbage, g.sudo);
+    let payload: string | undefined;
+    if (g.rawBody !== undefined) payload = g.rawBody;
+    else if (g.body !== undefined) payload = JSON.stringify(g.body);
+    if (payload !== undefined && g.contentType !== '') headers['content-type'] = g.contentType;
+    return { method: route.method, url: `${g.path}${g.query}`, headers, ...(payload !== undefined ? { payload } : {}) };
+  });
+}
+
+export interface ProbeLog {
+  requests: number;
+  rejected: number;
+  statuses: Map<number, number>;
+  problems: string[];
+}
+
+export function newLog(): ProbeLog {
+  return { requests: 0, rejected: 0, statuses: new Map(), problems: [] };
+}
+
+/** Runs `runs` generated requests against one route, recording every broken rule in `log`. */
+export async function probeRoute(w: HostileWorld, route: Route, parts: { body: boolean; headers: boolean }, runs: number, log: ProbeLog, seed: number): Promise<void> {
+  let before = await w.snapshot();
+  await fc.assert(fc.asyncProperty(requestFor(w, route, parts), async (req) => {
+    const started = Date.now();
+    const res = await w.app.inject({ method: req.method, url: req.url, headers: req.headers, ...(req.payload !== undefined ? { payload: req.payload } : {}) });
+    const took = Date.now() - started;
+    log.requests++;
+    log.statuses.set(res.statusCode, (log.statuses.get(res.statusCode) ?? 0) + 1);
+    const where = `${req.method} ${req.url.slice(0, 200)} [${JSON.stringify(req.headers).slice(0, 200)}] body=${String(req.payload ?? '').slice(0, 120)}`;
+    for (const p of answerProblems(route, res)) log.problems.push(`${where} -> ${p}`);
+    if (took > 10_000) log.problems.push(`${where} -> took ${took} ms`);
+    const after = await w.snapshot();
+    if (res.statusCode >= 400 && res.statusCode < 500) {
+      log.rejected++;
+      if (after !== before) log.problems.push(`${where} -> ${res.statusCode} but the data changed:\n${diff(before, after)}`);
+    }
+    before = after;
+    return true;
+  }), { numRuns: runs, seed, endOnFailure: true });
+}
+
+function diff(a: string, b: string): string {
+  const left = new Set(a.split('\n'));
+  const right = new Set(b.split('\n'));
+  return [...[...left].filter((l) => !right.has(l)).map((l) => `- ${l}`), ...[...right].filter((l) => !left.has(l)).map((l) => `+ ${l}`)].join('\n');
+}
