@@ -46,11 +46,11 @@ export interface AuthenticationDeps {
    * once argon2 has answered, so without this bound a burst of parallel guesses would all be checked
    * before the first failure is recorded. Leave it out to impose no bound.
    */
-  passwordChecksInFlight?: Map<string, number>;
+  passwordChecksInFlight?: Map<string, PasswordGate>;
 }
 
-/** At most this many password checks for one account at a time; more answer 429 with Retry-After: 1. */
-export const MAX_CONCURRENT_PASSWORD_CHECKS = 4;
+/** Password checks for one account run one at a time, so the throttle has counted every earlier failure before the next guess is checked; others wait their turn. */
+export const MAX_CONCURRENT_PASSWORD_CHECKS = 1;
 
 export interface AuthenticationInput {
   /** The TOTP code from X-Gitea-OTP / X-Service-OTP (otpFromHeaders), or null. */
@@ -106,19 +106,54 @@ async function viaPassword(deps: AuthenticationDeps, username: string, password:
   const now = (deps.now ?? Date.now)();
   const decision = deps.throttle.check(username, input.ip, now);
   if (!decision.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, decision.retryAfterSeconds);
-  const inFlight = deps.passwordChecksInFlight;
-  if (!inFlight) return checkPassword(deps, username, password, input, now);
+  const gates = deps.passwordChecksInFlight;
+  if (!gates) return checkPassword(deps, username, password, input, now);
   const key = username.toLowerCase();
-  const running = inFlight.get(key) ?? 0;
-  if (running >= MAX_CONCURRENT_PASSWORD_CHECKS) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, 1);
-  inFlight.set(key, running + 1);
+  // Parallel guesses must not all be checked before the throttle counts them, so checks for one
+  // account run at most a few at a time; the others wait their turn (a bounded queue), and the
+  // throttle is consulted again when their turn comes.
+  await acquireGate(gates, key);
   try {
+    const again = deps.throttle.check(username, input.ip, (deps.now ?? Date.now)());
+    if (!again.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, again.retryAfterSeconds);
     return await checkPassword(deps, username, password, input, now);
   } finally {
-    const left = (inFlight.get(key) ?? 1) - 1;
-    if (left > 0) inFlight.set(key, left);
-    else inFlight.delete(key);
+    releaseGate(gates, key);
   }
+}
+
+/** More waiting than this for one account answers 429 instead of queueing without bound. */
+export const MAX_WAITING_PASSWORD_CHECKS = 256;
+
+export interface PasswordGate {
+  running: number;
+  waiting: Array<() => void>;
+}
+
+async function acquireGate(gates: Map<string, PasswordGate>, key: string): Promise<void> {
+  let gate = gates.get(key);
+  if (!gate) {
+    gate = { running: 0, waiting: [] };
+    gates.set(key, gate);
+  }
+  if (gate.running < MAX_CONCURRENT_PASSWORD_CHECKS) {
+    gate.running++;
+    return;
+  }
+  if (gate.waiting.length >= MAX_WAITING_PASSWORD_CHECKS) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, 1);
+  await new Promise<void>((resolve) => gate!.waiting.push(resolve));
+}
+
+function releaseGate(gates: Map<string, PasswordGate>, key: string): void {
+  const gate = gates.get(key);
+  if (!gate) return;
+  const next = gate.waiting.shift();
+  if (next) {
+    next(); // the slot passes straight to the next waiter
+    return;
+  }
+  gate.running--;
+  if (gate.running <= 0) gates.delete(key);
 }
 
 async function checkPassword(deps: AuthenticationDeps, username: string, password: string, input: AuthenticationInput, now: number): Promise<Authentication> {

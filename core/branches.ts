@@ -1,5 +1,6 @@
 // Branches of a hosted repository: list, read, create from a ref, delete (never the default branch
 // or a protected one).
+import { markHeadBranchDeleted } from './pulls/state.js';
 import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from './errors.js';
 import { protectionFor } from './branch-protection.js';
@@ -80,6 +81,7 @@ export async function deleteBranch(deps: BranchDeps, ctx: RepoContext, name: str
   if (!(await deleteRef(pathOf(deps, ctx), branchRef(name), branch.sha, { reason: 'branch deleted' }))) {
     throw new ConflictError('The branch has changed; try again.');
   }
+  await markHeadBranchDeleted(deps.db, ctx.repo.id, name);
 }
 
 /** After the first commit arrives (push, branch API), the repository is no longer empty. */

@@ -2,6 +2,7 @@
 // repository non-empty, moved branches move the heads of the open pull requests that come from them
 // (refs/pull/N/head, head_commit_id) and wake those pull requests' workflows; a moved base branch
 // wakes the workflows of the pull requests that target it.
+import { markHeadBranchDeleted } from './pulls/state.js';
 import type { Knex } from 'knex';
 import type { SignalDefinition } from '@temporalio/common';
 import { repoDiskPath } from './repositories.js';
@@ -99,6 +100,8 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
 
   for (const u of branchUpdates) {
     const deleted = isZeroSha(u.newSha);
+    // Open pull requests from a deleted branch keep their last head; the record says the branch is gone.
+    if (deleted) await markHeadBranchDeleted(services.db, repo.id, u.branch);
     for (const pull of await openPulls(services.db, 'head', repo.id, u.branch)) {
       if (deleted) continue; // the pull request keeps its last head; closing it is the user's call
       const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };

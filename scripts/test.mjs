@@ -57,6 +57,16 @@ async function ensureMariaDb() {
   if (!(await waitForPort(dbPort, 60))) throw new Error('MariaDB did not start within 60 s');
 }
 
+// The browser test drives Debian's Chromium (never a browser downloaded by Playwright); without it
+// that test skips itself, so a failed install only warns.
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return;
+  say('Chromium is not installed: installing it from Debian packages for the browser test...');
+  spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+  const r = spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (r.status !== 0) say('could not install chromium: the browser test will be skipped');
+}
+
 async function startTemporal() {
   const cli = process.env.TEMPORAL_CLI_PATH || join(root, '.tools', 'bin', 'temporal');
   const port = await freePort();
@@ -77,6 +87,7 @@ async function startTemporal() {
 
 async function main() {
   await ensureMariaDb();
+  ensureChromium();
   say('starting a Temporal dev server for this run...');
   const temporal = await startTemporal();
   const stop = () => temporal.child.kill('SIGTERM');

@@ -10,6 +10,7 @@ import knexFactory from 'knex';
 import { loadConfig, type Config } from '../app/config.js';
 import { startDevServer, type DevServer } from '../app/temporal-dev-server.js';
 import { temporalCliPath } from '../app/paths.js';
+import { loadSecretKey } from '../app/secret.js';
 import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
@@ -117,7 +118,8 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
     if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config });
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }
-  const secretKey = Buffer.alloc(32, 7);
+  // The same key the admin command line derives, so secrets sealed by either open in the other.
+  const secretKey = loadSecretKey(config.SECRET_KEY, dataDir);
   const app = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: [...allRoutes, ...(options.routes ?? [])], logger: config.LOG_LEVEL !== 'silent' });
   if (options.listen) await app.listen({ host: '127.0.0.1', port });
 

@@ -13,6 +13,14 @@ import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { renderIssue, renderIssues } from '../serializers/issue.js';
 import { ApiError, CreateIssueOption, EditIssueOption, Issue, IssueParams, OwnerRepoParams } from '../schemas/issue.js';
 import { repoForRequest, requireDoer } from './issues-common.js';
+import { idempotencyKey, runPullOperation } from '../pull-operations.js';
+import { notifyDependentPulls } from '../../core/pulls/state.js';
+import { setStateUpdate, type OperationOutcome } from '../../workflows/pull-messages.js';
+import { ServiceError } from '../../core/errors.js';
+
+function throwIfFailed(outcome: OperationOutcome): void {
+  if (outcome.status >= 400) throw new ServiceError(outcome.status, String((outcome.body as { message?: string } | undefined)?.message ?? ''));
+}
 
 const ListQuery = Type.Object({
   state: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('all')], { description: 'open (default), closed or all' })),
@@ -112,12 +120,19 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
     const ctx = await repoForRequest(db, request, request.params);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
-    if (issue.is_pull && request.body.state !== undefined) {
-      // A pull request's state changes go through its workflow (PATCH .../pulls/{index}).
-      const merged = await db('pull_requests').where({ issue_id: issue.id }).first('has_merged');
-      if (merged && Boolean(merged.has_merged)) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
+    const { state, ...rest } = request.body;
+    const edit = issue.is_pull ? rest : request.body;
+    const edited0 = await editIssue(db, ctx, issue, doer, edit);
+    if (state !== undefined && issue.is_pull) {
+      // A pull request's state changes go through its workflow, so they cannot interleave with a merge.
+      if (state !== 'open' && state !== 'closed') throw new PreconditionFailedError(`unknown state ${String(state).slice(0, 20)}`);
+      const key = { repoId: ctx.repo.id, index: issue.index };
+      throwIfFailed(await runPullOperation(app.services, key, setStateUpdate, [{ doerId: doer.id, state }], idempotencyKey(request, 'setState', key)));
+    } else if (state !== undefined && state !== (issue.is_closed ? 'closed' : 'open')) {
+      // Pull requests that depend on this issue may have become mergeable (or not).
+      await notifyDependentPulls(db, app.services.pullWorkflows, issue.id);
     }
-    const edited = await editIssue(db, ctx, issue, doer, request.body);
+    const edited = state !== undefined && issue.is_pull ? await loadIssue(db, ctx.repo.id, issue.index) : edited0;
     reply.code(201);
     return renderIssue(rc(doer), edited);
   });

@@ -1,7 +1,9 @@
 // POST /markup, /markdown and /markdown/raw: the route resolves references in bulk, the pool renders.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { extractReferenceCandidates } from '../../workers/markup/references.js';
+import { extractReferenceCandidates, type ReferenceCandidates } from '../../workers/markup/references.js';
+
+const INLINE_SCAN_LIMIT = 4 * 1024;
 import type { RenderRequest, RenderResult } from '../../workers/markup/types.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
 
@@ -33,11 +35,16 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
 
   async function render(request: FastifyRequest, reply: FastifyReply, input: Omit<RenderRequest, 'mentionable' | 'issues' | 'appUrl'>) {
     if (input.text === '') return reply.code(200).type('text/html; charset=utf-8').send('');
-    const candidates = extractReferenceCandidates(input.text, input.context, 1000, config.APP_URL);
+    const signal = disconnectSignal(reply);
+    // Small documents are scanned inline (a pool round trip costs more); large ones in the pool, so
+    // the event loop never spends milliseconds on one request's text.
+    const candidates = input.text.length <= INLINE_SCAN_LIMIT
+      ? extractReferenceCandidates(input.text, input.context, 1000, config.APP_URL)
+      : await pool.run<ReferenceCandidates>({ kind: 'scanReferences', text: input.text, context: input.context, limit: 1000, appUrl: config.APP_URL }, signal);
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
     const result = await pool.run<RenderResult>(
       { kind: 'render', request: { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues } },
-      disconnectSignal(reply),
+      signal,
     );
     if (!result.ok) return reply.code(result.status).type('text/plain; charset=utf-8').send(result.message);
     return reply.code(200).type('text/html; charset=utf-8').send(result.html);

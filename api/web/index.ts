@@ -9,6 +9,10 @@ import { cookieSecret } from './session.js';
 
 export async function webRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (web) => {
+    // Pages and Gitea's /login/oauth endpoints are not part of the /api/v1 document (nor are they in Gitea's).
+    web.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     await web.register(cookie, { secret: cookieSecret(web.services.secretKey) });
     await web.register(formbody, { bodyLimit: 64 * 1024 });
     await web.register(webPageRoutes);

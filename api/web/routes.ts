@@ -61,14 +61,14 @@ export async function webPageRoutes(app: FastifyInstance): Promise<void> {
   const signInDeps = (request: FastifyRequest): SignInDeps => ({ db, secretKey, throttle: app.loginThrottle, ip: request.ip });
   const webAuth = { webAuth: true };
 
-  async function afterStep(request: FastifyRequest, reply: FastifyReply, session: WebSession, step: SignInStep, redirectTo: string, userName: string) {
+  async function afterStep(reply: FastifyReply, session: WebSession, stage: 'password' | 'totp', step: SignInStep, redirectTo: string, userName: string) {
     const csrf = csrfToken(session, secretKey);
     switch (step.kind) {
       case 'throttled':
         reply.header('retry-after', String(step.retryAfterSeconds));
         return sendHtml(reply, 429, signInPage({ csrf, redirectTo, userName, error: TOO_MANY_LOGIN_ATTEMPTS_MESSAGE }));
       case 'invalid':
-        return session.row.pending_user_id !== null
+        return stage === 'totp'
           ? sendHtml(reply, 401, twoFactorPage({ csrf, redirectTo, error: 'The code is not valid.' }))
           : sendHtml(reply, 401, signInPage({ csrf, redirectTo, userName, error: 'Username or password is incorrect.' }));
       case 'totp-needed':
@@ -99,7 +99,7 @@ export async function webPageRoutes(app: FastifyInstance): Promise<void> {
     const form = formOf(request);
     const userName = text(form, 'user_name');
     const step = await checkPassword(signInDeps(request), userName, text(form, 'password'));
-    return afterStep(request, reply, session!, step, safeRedirectTarget(text(form, 'redirect_to')), userName);
+    return afterStep(reply, session!, 'password', step, safeRedirectTarget(text(form, 'redirect_to')), userName);
   });
 
   app.post('/user/two_factor', { config: webAuth }, async (request, reply) => {
@@ -113,7 +113,7 @@ export async function webPageRoutes(app: FastifyInstance): Promise<void> {
       return sendHtml(reply, 401, signInPage({ csrf: csrfToken(session!, secretKey), redirectTo, error: 'Sign in again: the code was not entered in time.' }));
     }
     const step = await checkTotpCode(signInDeps(request), pending, text(form, 'passcode').trim());
-    return afterStep(request, reply, session!, step, redirectTo, '');
+    return afterStep(reply, session!, 'totp', step, redirectTo, '');
   });
 
   app.post('/user/logout', { config: webAuth }, async (request, reply) => {

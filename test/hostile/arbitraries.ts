@@ -35,18 +35,25 @@ function segment(real: string | undefined): fc.Arbitrary<string> {
   return real === undefined ? hostile : fc.oneof({ weight: 2, arbitrary: fc.constant(real) }, { weight: 3, arbitrary: hostile });
 }
 
-/** A path for the route; with `keepReal` every parameter may keep its real value. */
+/**
+ * A path for the route; with `keepReal` parameters may keep their real values. Half the paths have
+ * exactly one hostile parameter and the others real, so the hostile value reaches the handler
+ * instead of stopping at the repository lookup.
+ */
 export function pathFor(route: Route, w: HostileWorld, keepReal: boolean): fc.Arbitrary<string> {
-  const names = route.pattern.match(/:[A-Za-z_]+|\*/g) ?? [];
-  const parts = names.map((n) => {
-    const name = n === '*' ? '*' : n.slice(1);
+  const names = (route.pattern.match(/:[A-Za-z_]+|\*/g) ?? []).map((n) => (n === '*' ? '*' : n.slice(1)));
+  const parts = names.map((name) => {
     const s = segment(keepReal ? w.real[name] : undefined);
     // The wildcard takes nested names too.
     return name === '*' ? fc.oneof(s, fc.array(s, { minLength: 2, maxLength: 3 }).map((a) => a.join('/'))) : s;
   });
-  return fc.tuple(...parts).map((values) => {
+  const onlyOne = keepReal && names.length > 1 && names.every((n) => w.real[n] !== undefined);
+  return fc.tuple(fc.tuple(...parts), fc.nat({ max: Math.max(0, names.length - 1) }), fc.boolean()).map(([values, hostileAt, single]) => {
     let i = 0;
-    return route.pattern.replace(/:[A-Za-z_]+|\*/g, () => values[i++] ?? '');
+    return route.pattern.replace(/:[A-Za-z_]+|\*/g, () => {
+      const at = i++;
+      return onlyOne && single && at !== hostileAt ? w.real[names[at]] : values[at] ?? '';
+    });
   });
 }
 

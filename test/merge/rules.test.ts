@@ -57,7 +57,7 @@ t.test('retries and concurrent requests merge exactly once', async (t) => {
   const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => merge(w, p, {}, 'alice', { 'idempotency-key': `click-${i}` })));
   const statuses = answers.map((r) => r.statusCode);
   t.equal(statuses.filter((s) => s === 200).length, 1, 'exactly one merge');
-  t.equal(statuses.filter((s) => s === 405).length, 49, 'the rest are told it is already merged');
+  t.equal(statuses.filter((s) => s === 405).length, 49, `the rest are told it is already merged: ${JSON.stringify(answers.filter((r) => r.statusCode !== 200 && r.statusCode !== 405).map((r) => [r.statusCode, r.body]).slice(0, 3))}`);
   const added = baseLog(w, `${before}..refs/heads/main`, 100);
   t.equal(added.filter((c) => c.subject.startsWith('Merge pull request')).length, 1, 'one merge commit');
   t.equal(added.find((c) => c.subject.startsWith('Merge pull request'))!.parents[0], before, 'on top of the old base');

@@ -75,8 +75,10 @@ t.test('bearer JWTs on the API: three places, scopes, revocation', async (t) => 
   const write = await app.inject({ method: 'POST', url: '/api/v1/user/applications/oauth2', headers: { authorization: `bearer ${limited.access_token}` }, payload: { name: 'x' } });
   t.equal(write.statusCode, 403, 'read:user cannot write');
   t.match(write.json().message, /required=\[write:user\], token scope=read:user/);
-  t.equal((await app.inject({ url: '/api/v1/user', headers: { authorization: `bearer ${access_token}` } })).statusCode, 401,
-    'one grant per user and app: the new consent replaced the scope, but the old token is of the same grant');
+  // One grant per user and application: the newer consent narrowed it, and the scope is read from
+  // the grant on each request, so the older token of that grant is narrowed too.
+  const older = await app.inject({ method: 'POST', url: '/api/v1/user/applications/oauth2', headers: { authorization: `bearer ${access_token}` }, payload: { name: 'x' } });
+  t.equal(older.statusCode, 403, 'the grant\'s current scope applies to all its tokens');
 });
 
 t.test('revoking the grant or deleting the application ends its tokens', async (t) => {
@@ -127,4 +129,20 @@ t.test('public clients must use PKCE', async (t) => {
   const code = await obtainCode(web, client.client_id, { code_challenge: challenge, code_challenge_method: 'S256' });
   const token = await tokenRequest(app, { grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT_URI, code_verifier: verifier });
   t.equal(token.statusCode, 200, 'a public client needs no secret, only the verifier');
+});
+
+t.test('the provider on the SQLite default', async (t) => {
+  const { app, db } = await startTestServices(t, { dbType: 'sqlite3' });
+  await makeUser(db, 'alice');
+  const client = await createOAuth2App(app, 'alice');
+  const web = new WebClient(app);
+  await web.signIn('alice');
+  const code = await obtainCode(web, client.client_id);
+  const asClient = { client_id: client.client_id, client_secret: client.client_secret };
+  const first = (await tokenRequest(app, { grant_type: 'authorization_code', ...asClient, code, redirect_uri: REDIRECT_URI })).json();
+  t.equal((await app.inject({ url: '/api/v1/user', headers: { authorization: `bearer ${first.access_token}` } })).statusCode, 200);
+  const refreshed = await tokenRequest(app, { grant_type: 'refresh_token', ...asClient, refresh_token: first.refresh_token });
+  t.equal(refreshed.statusCode, 200, 'refresh works');
+  t.equal((await tokenRequest(app, { grant_type: 'refresh_token', ...asClient, refresh_token: first.refresh_token })).json().error, 'invalid_grant', 'reuse detected');
+  t.equal((await app.inject({ url: '/api/v1/user', headers: { authorization: `bearer ${refreshed.json().access_token}` } })).statusCode, 401, 'grant revoked');
 });

@@ -120,7 +120,8 @@ t.test('creating pull requests', async (t) => {
 
   await t.test('identical creations racing: exactly one wins, the others are 409', async (t) => {
     await w.pushBranch('race', { 'race.txt': 'race\n' });
-    const all = await Promise.all(Array.from({ length: 6 }, () => api({ method: 'POST', url, as: 'alice', body: { head: 'race', base: 'main', title: 'race' } })));
+    const headers = await w.tokenHeader('alice');
+    const all = await Promise.all(Array.from({ length: 6 }, () => api({ method: 'POST', url, headers, body: { head: 'race', base: 'main', title: 'race' } })));
     t.same(all.map((r) => r.statusCode).sort(), [201, 409, 409, 409, 409, 409]);
   });
 

@@ -19,6 +19,7 @@ export interface PullWorld extends TestServices {
   git: ReturnType<typeof gitSandbox>['git'];
   home: string;
   clones: Record<'alice' | 'bob', string>;
+  tokenHeader: (user: string) => Promise<Record<string, string>>;
 }
 
 export async function pullWorld(
@@ -71,7 +72,14 @@ export async function pullWorld(
     return (await run(['rev-parse', 'HEAD'])).trim();
   }
 
-  return { ...services, users, api, pushBranch, git, home, clones };
+  /** An access token's header for `user`: parallel requests with passwords are throttled (429) by design. */
+  async function tokenHeader(user: string): Promise<Record<string, string>> {
+    const r = await api({ method: 'POST', url: `/api/v1/users/${user}/tokens`, as: user, body: { name: `t${Date.now()}${Math.random()}`, scopes: ['all'] } });
+    if (r.statusCode !== 201) throw new Error(`token: ${r.statusCode} ${r.body}`);
+    return { authorization: `token ${r.json().sha1 as string}` };
+  }
+
+  return { ...services, users, api, pushBranch, git, home, clones, tokenHeader };
 }
 
 /** Polls GET until `mergeable` has a settled value (the workflow's check ran), bounded. */

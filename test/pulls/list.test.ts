@@ -29,7 +29,8 @@ t.test('listing pull requests', async (t) => {
   const ctx = await loadRepository(db, { ownerName: 'alice', repoName: 'widget', doer: users.alice });
 
   await t.test('20 parallel creations and 2 issues share one gapless sequence', async (t) => {
-    const creations = Array.from({ length: 20 }, (_, i) => api({ method: 'POST', url, as: 'alice', body: { head: `b${i + 1}`, base: 'main', title: `PR ${i + 1}` } }));
+    const headers = await w.tokenHeader('alice');
+    const creations = Array.from({ length: 20 }, (_, i) => api({ method: 'POST', url, headers, body: { head: `b${i + 1}`, base: 'main', title: `PR ${i + 1}` } }));
     const issues = [createIssue(db, ctx, users.alice, { title: 'issue A' }), createIssue(db, ctx, users.alice, { title: 'issue B' })];
     const [prs, plain] = await Promise.all([Promise.all(creations), Promise.all(issues)]);
     for (const r of prs) t.equal(r.statusCode, 201, r.body);

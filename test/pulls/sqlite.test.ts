@@ -8,7 +8,8 @@ t.test('pull requests on SQLite', async (t) => {
   const url = '/api/v1/repos/alice/widget/pulls';
   await w.pushBranch('one', { 'one.txt': '1\n' });
   await w.pushBranch('two', { 'two.txt': '2\n' });
-  const [a, b] = await Promise.all(['one', 'two'].map((head) => w.api({ method: 'POST', url, as: 'alice', body: { head, base: 'main', title: `PR ${head}` } })));
+  const headers = await w.tokenHeader('alice');
+  const [a, b] = await Promise.all(['one', 'two'].map((head) => w.api({ method: 'POST', url, headers, body: { head, base: 'main', title: `PR ${head}` } })));
   t.equal(a!.statusCode, 201, a!.body);
   t.equal(b!.statusCode, 201, b!.body);
   t.same([a!.json().number, b!.json().number].sort(), [1, 2]);
