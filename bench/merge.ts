@@ -53,10 +53,13 @@ async function main() {
     const started = performance.now();
     let next = 0;
     const statuses: number[] = [];
+    const failures: string[] = [];
     await Promise.all(Array.from({ length: 8 }, async () => {
       while (next < indexes.length) {
         const index = indexes[next++]!;
-        statuses.push((await api(w, 'POST', `repos/bench/bench/pulls/${index}/merge`, { do: 'merge' })).status);
+        const r = await api(w, 'POST', `repos/bench/bench/pulls/${index}/merge`, { do: 'merge' });
+        statuses.push(r.status);
+        if (r.status !== 200) failures.push(`${r.status} ${(await r.text()).slice(0, 200)}`);
       }
     }));
     const seconds = (performance.now() - started) / 1000;
@@ -89,6 +92,7 @@ async function main() {
       ['auto-merge delay after the last success status', percentile(delays, 50), percentile(delays, 99), delays.length],
     ])}\n`);
     process.stdout.write(`\nthroughput: ${indexes.length} merges of independent pull requests into one base at concurrency 8: ${(indexes.length / seconds).toFixed(2)} merges/s, ${failedThroughput} not 200\n`);
+    for (const f of failures.slice(0, 5)) process.stdout.write(`  not 200: ${f}\n`);
     process.stdout.write(`peak RSS of the process (API + worker): ${peak} MiB; ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);
   } finally {
     await w.close();

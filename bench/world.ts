@@ -55,7 +55,11 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
 
   const user = await createUser(db, { username: 'bench', email: 'bench@example.com', password: PASSWORD });
   await usersStore(db).update(user.id, { is_admin: true });
-  const auth = `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`;
+  const basic = `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`;
+  // Clients use tokens: a password would add an argon2 check (tens of ms) to every request.
+  const tokenReply = await fetch(`${config.APP_URL}api/v1/users/bench/tokens`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', scopes: ['all'] }) });
+  if (tokenReply.status !== 201) throw new Error(`token: ${tokenReply.status} ${await tokenReply.text()}`);
+  const auth = `token ${((await tokenReply.json()) as { sha1: string }).sha1}`;
   const created = await fetch(`${config.APP_URL}api/v1/user/repos`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', auto_init: true }) });
   if (created.status !== 201) throw new Error(`repository: ${created.status} ${await created.text()}`);
   const repoPath = repoDiskPath(config, 'bench', 'bench');

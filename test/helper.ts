@@ -40,6 +40,8 @@ export interface TestOptions {
   listen?: boolean;
   dbType?: 'mysql' | 'sqlite3';
   env?: Record<string, string>;
+  /** With temporal: use this Temporal server (e.g. one the test restarts) instead of the run's. */
+  temporalAddress?: string;
   /** With temporal: run the Temporal worker in this process (default) or leave it to another. */
   worker?: boolean;
   /** Extra routes for a test (registered before the app is ready). */
@@ -87,7 +89,7 @@ export async function dropMysqlDatabase(config: Config): Promise<void> {
 export async function startTestServices(t: Tap, options: TestOptions = {}): Promise<TestServices> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pullhost-test-'));
   const port = options.listen ? await freePort() : 3000;
-  const temporal = options.temporal ? await temporalAddress(t) : null;
+  const temporal = options.temporalAddress ? { address: options.temporalAddress, namespace: 'default' } : options.temporal ? await temporalAddress(t) : null;
   const config = loadConfig({
     APP_DATA_PATH: dataDir,
     DB_TYPE: options.dbType ?? 'mysql',

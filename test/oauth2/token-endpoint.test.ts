@@ -3,12 +3,14 @@
 import t from 'tap';
 
 type Tap = Pick<typeof t, 'equal' | 'same'>;
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { startTestServices } from '../helper.js';
 import { basic, createOAuth2App, makeUser, obtainCode, pkcePair, REDIRECT_URI, tokenRequest, WebClient } from './fixtures.js';
 
 t.test('token endpoint errors, codes, PKCE, refresh rotation and reuse detection', async (t) => {
-  const { app, db } = await startTestServices(t);
+  const { app, db, dataDir } = await startTestServices(t);
   await makeUser(db, 'alice');
   await makeUser(db, 'bob');
   const client = await createOAuth2App(app, 'bob');
@@ -110,6 +112,9 @@ t.test('token endpoint errors, codes, PKCE, refresh rotation and reuse detection
     const code = await obtainCode(web, client.client_id, { scope: 'openid profile email', nonce: 'n-1' });
     const tokens = (await tokenRequest(app, { grant_type: 'authorization_code', ...asClient, code, redirect_uri: REDIRECT_URI })).json();
     const keys = (await app.inject({ url: '/login/oauth/keys' })).json();
+    t.equal(statSync(join(dataDir, 'jwt', 'private.pem')).mode & 0o777, 0o600, 'the key file is private to the server');
+    t.equal(keys.keys.length, 1);
+    t.notOk('d' in keys.keys[0], 'only the public part is published');
     const header = decodeProtectedHeader(tokens.access_token);
     t.equal(header.alg, 'RS256');
     t.equal(header.kid, keys.keys[0].kid, 'kid names the published key');

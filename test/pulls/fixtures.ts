@@ -24,9 +24,9 @@ export interface PullWorld extends TestServices {
 
 export async function pullWorld(
   t: Tap,
-  opts: { env?: Record<string, string>; worker?: boolean; dbType?: 'mysql' | 'sqlite3'; temporal?: boolean } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; dbType?: 'mysql' | 'sqlite3'; temporal?: boolean; temporalAddress?: string } = {},
 ): Promise<PullWorld> {
-  const services = await startTestServices(t, { temporal: opts.temporal ?? true, listen: true, env: opts.env, worker: opts.worker, dbType: opts.dbType });
+  const services = await startTestServices(t, { temporal: opts.temporal ?? true, listen: true, env: opts.env, worker: opts.worker, dbType: opts.dbType, temporalAddress: opts.temporalAddress });
   const { app, db, baseUrl } = services;
   const { home, git } = gitSandbox(t);
   const users = {
