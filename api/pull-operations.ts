@@ -63,12 +63,15 @@ export async function runPullOperation<A extends unknown[]>(
   for (let attempt = 1; ; attempt++) {
     try {
       const outcome = await services.pullWorkflows.execute(key, update, args, operationKey.updateId);
+      recordWorkflowOperation(update.name, outcome.status);
       if (outcome.status >= 400 && operationKey.derived) rememberRefusal(operationKey.derived);
       return outcome;
     } catch (err) {
+      if (err instanceof ServiceError) recordWorkflowOperation(update.name, err.status);
       if (err instanceof ServiceError) throw err;
       log?.warn({ err, attempt }, 'pull request operation failed to reach its workflow');
       if (!transient(err) || attempt >= 20) {
+        recordWorkflowOperation(update.name, transient(err) ? 'unavailable' : 'error');
         if (transient(err)) throw new UnavailableError('the workflow service is unavailable, try again shortly');
         throw err;
       }

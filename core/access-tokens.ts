@@ -1,5 +1,6 @@
 // Personal access tokens: creation, listing, deletion, and resolving a presented value to its
 // owner (Gitea's models/auth/access_token.go and routers/api/v1/user/app.go rules).
+import { accountsGeneration } from '../db/users.js';
 import type { Knex } from 'knex';
 import { BadRequestError, NotFoundError, UnprocessableError } from './errors.js';
 import { TOKEN_NAME_USED_MESSAGE } from './auth/messages.js';
@@ -90,6 +91,7 @@ export async function deleteAccessToken(db: Knex, userId: number, idOrName: stri
     id = matches[0]!.id;
   }
   if (!(await store.deleteOwned(id, userId))) throw new NotFoundError();
+  forgetResolvedToken(id);
 }
 
 export interface ResolvedToken extends TokenWithOwner {
@@ -115,12 +117,33 @@ function cachedScopes(stored: string): AccessTokenScope[] {
  * stored hash is compared again in constant time so correctness never rests on the database's
  * string comparison. A stored scope that no longer parses throws AccessTokenScopeError.
  */
+// Successful lookups are remembered for a few seconds, as Gitea caches them: a busy client's token
+// then costs one HMAC and a map read instead of a database round trip. Deleting a token forgets it
+// at once in this process; other API processes notice within RESOLVED_TOKEN_TTL_MS, and so do
+// changes to the owner (deactivation, prohibited login).
+export const RESOLVED_TOKEN_TTL_MS = 5000;
+const MAX_RESOLVED_TOKENS = 10_000;
+const resolvedTokens = new Map<string, { value: ResolvedToken; expires: number; generation: number }>();
+
+export function forgetResolvedToken(tokenId: number): void {
+  for (const [hash, entry] of resolvedTokens) if (entry.value.token.id === tokenId) resolvedTokens.delete(hash);
+}
+
 export async function resolveAccessToken(db: Knex, serverKey: Buffer, value: string): Promise<ResolvedToken | null> {
   if (!looksLikeToken(value)) return null;
   const hash = hashToken(value, serverKey);
+  const now = Date.now();
+  const cached = resolvedTokens.get(hash);
+  if (cached && cached.expires > now && cached.generation === accountsGeneration) return cached.value;
   const found = await tokensStore(db).byHashWithOwner(hash);
-  if (!found || !safeEqualHex(found.token.token_hash, hash)) return null;
-  return { ...found, scopes: cachedScopes(found.token.scope) };
+  if (!found || !safeEqualHex(found.token.token_hash, hash)) {
+    resolvedTokens.delete(hash);
+    return null;
+  }
+  const resolved = { ...found, scopes: cachedScopes(found.token.scope) };
+  if (resolvedTokens.size >= MAX_RESOLVED_TOKENS) resolvedTokens.delete(resolvedTokens.keys().next().value!);
+  resolvedTokens.set(hash, { value: resolved, expires: now + RESOLVED_TOKEN_TTL_MS, generation: accountsGeneration });
+  return resolved;
 }
 
 /** Whether the token's `last used` stamp is old enough to be written again. */

@@ -44,6 +44,12 @@ export function toUserRow(raw: Record<string, unknown> | undefined): UserRow | u
 export type NewUser = Pick<UserRow, 'name' | 'email' | 'passwd_hash'> & Partial<Pick<UserRow,
   'full_name' | 'type' | 'visibility' | 'is_admin' | 'must_change_password' | 'restricted' | 'description' | 'website' | 'location' | 'created_unix'>>;
 
+/**
+ * Bumped by every account update in this process, so caches of account state (resolved tokens)
+ * drop what they hold: a deactivated user's token stops working at once here.
+ */
+export let accountsGeneration = 0;
+
 export function usersStore(db: Knex) {
   return {
     async byId(id: number, trx: Knex = db): Promise<UserRow | undefined> {
@@ -79,6 +85,7 @@ export function usersStore(db: Knex) {
     },
     async update(id: number, fields: Partial<Omit<UserRow, 'id'>>, trx: Knex = db): Promise<void> {
       await trx('users').where({ id }).update({ ...fields, updated_unix: nowUnix() });
+      accountsGeneration++;
     },
     async count(trx: Knex = db): Promise<number> {
       const row = await trx('users').count({ n: '*' }).first();

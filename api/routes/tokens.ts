@@ -2,7 +2,7 @@
 // with Basic password authentication only, and read or revoke the token of the request itself.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { createAccessToken, deleteAccessToken, listAccessTokens } from '../../core/access-tokens.js';
+import { createAccessToken, deleteAccessToken, forgetResolvedToken, listAccessTokens } from '../../core/access-tokens.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { TOKEN_OWNER_MISMATCH_MESSAGE, TOKEN_REQUIRED_MESSAGE } from '../../core/auth/messages.js';
 import { scopesFromString, type AccessTokenScope } from '../../core/auth/scopes.js';
@@ -140,6 +140,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const row = await currentToken(request);
     await tokensStore(db).deleteOwned(row.id, row.user_id);
+    forgetResolvedToken(row.id);
     return reply.code(204).send();
   });
 }

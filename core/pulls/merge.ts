@@ -11,6 +11,7 @@ import { usersStore, type UserRow } from '../../db/users.js';
 import { nowUnix } from '../../db/time.js';
 import { addComment } from '../comments.js';
 import { faultPoint } from '../fault-points.js';
+import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
 import { computeMergeability } from './mergeability.js';
 import { checkMergeReadiness } from './merge-readiness.js';
@@ -85,6 +86,11 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
 }
 
 export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
+  const pull = await pullsStore(deps.db).byIndex(key.repoId, key.index);
+  return withKeyedLock(`merge/${key.repoId}/${pull?.base_branch ?? ''}`, () => mergeUnderLock(deps, key, op));
+}
+
+async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
     const ctx = await loadPullOperationContext(deps, key);
     const doer = await usersStore(deps.db).byId(op.doerId);

@@ -4,6 +4,8 @@
 // outside the client: the first site administrator (Gitea makes it with `gitea admin user create`)
 // and the push, done with the git binary.
 import t from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { giteaApi, type Api, type HttpResponse } from 'gitea-js';
 import { startTestServices } from '../helper.js';
 import { basic, cloneUrl, gitSandbox, makeUser } from '../repos/fixtures.js';
@@ -54,8 +56,10 @@ t.test('gitea-js drives users, repository, pull requests, auto-merge, markdown a
   const { home, git } = gitSandbox(t);
   const dir = `${home}/gadget`;
   t.equal((await git(['clone', '-q', cloneUrl(s.baseUrl, '/alice/gadget.git', 'alice', PASSWORD), dir])).code, 0);
-  for (const branch of ['one', 'two']) {
-    for (const args of [['checkout', '-q', '-b', branch, 'origin/main'], ['commit', '-q', '--allow-empty', '-m', `${branch} work`], ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`]]) {
+  for (const branch of ['one', 'two', 'three']) {
+    t.equal((await git(['checkout', '-q', '-b', branch, 'origin/main'], dir)).code, 0);
+    writeFileSync(join(dir, `${branch}.txt`), `${branch} work\n`);
+    for (const args of [['add', `${branch}.txt`], ['commit', '-q', '-m', `${branch} work`], ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`]]) {
       const r = await git(args, dir);
       t.equal(r.code, 0, r.stderr);
     }
@@ -99,6 +103,18 @@ t.test('gitea-js drives users, repository, pull requests, auto-merge, markdown a
   t.equal(status.status, 201);
   await new Promise((r) => setTimeout(r, 2500));
   t.equal((await alice.repos.repoGetPullRequest('alice', 'gadget', 2)).data.merged, false, 'the cancelled auto-merge does not fire');
+
+  // And a scheduled auto-merge fires once the required check passes on the head.
+  const third = await alice.repos.repoCreatePullRequest('alice', 'gadget', { head: 'three', base: 'main', title: 'PR three' });
+  t.equal(third.status, 201);
+  t.equal((await settle(alice.repos.repoMergePullRequest('alice', 'gadget', 3, { Do: 'squash', merge_when_checks_succeed: true }))).status, 201);
+  t.equal((await alice.repos.repoCreateStatus('alice', 'gadget', third.data.head!.sha!, { context: 'ci/test', state: 'success' })).status, 201);
+  let fired = false;
+  for (let i = 0; i < 80 && !fired; i++) {
+    fired = (await alice.repos.repoGetPullRequest('alice', 'gadget', 3)).data.merged === true;
+    if (!fired) await new Promise((r) => setTimeout(r, 250));
+  }
+  t.ok(fired, 'the auto-merge fired after the success status');
 
   const html = await alice.markdown.renderMarkdown({ Text: '# Title\n\nSee #1', Mode: 'gfm', Context: 'alice/gadget' }, { format: 'text' });
   t.equal(html.status, 200);

@@ -105,6 +105,17 @@ t.test('fixed hostile inputs', async (t) => {
     await check(t, w, `Authorization ${JSON.stringify(authorization.slice(0, 30))} on a write`, { method: 'POST', url: pulls, headers: { authorization }, payload: '{"head":"feature","base":"main","title":"x"}', expect: (s) => s === 401 });
   }
 
+  // A pull request whose head adds an empty commit: a squash has nothing to commit.
+  await w.pushBranch('empty-change', {});
+  const emptyPr = await w.api({ method: 'POST', url: pulls, as: 'alice', body: { head: 'empty-change', base: 'main', title: 'empty' } });
+  t.equal(emptyPr.statusCode, 201, emptyPr.body);
+  let squash = await w.api({ method: 'POST', url: `${pulls}/${emptyPr.json().number}/merge`, as: 'alice', body: { Do: 'squash' } });
+  for (let i = 0; i < 40 && squash.statusCode === 405; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    squash = await w.api({ method: 'POST', url: `${pulls}/${emptyPr.json().number}/merge`, as: 'alice', body: { Do: 'squash', MergeTitleField: `try ${i}` } });
+  }
+  t.ok(squash.statusCode < 500, `squash of an empty change: ${squash.statusCode} ${squash.body.slice(0, 200)}`);
+
   // Smart HTTP with garbage pkt-lines must fail fast and leave the refs alone.
   const basicAlice = { authorization: `Basic ${Buffer.from('alice:correct-horse-battery').toString('base64')}` };
   for (const service of ['git-upload-pack', 'git-receive-pack']) {

@@ -87,7 +87,10 @@ t.test('token endpoint errors, codes, PKCE, refresh rotation and reuse detection
     t.equal((await tokenRequest(app, { ...base, code_verifier: verifier })).statusCode, 200, 'the right verifier, after failures, still works');
     const plain = pkcePair().verifier;
     const plainCode = await obtainCode(web, client.client_id, { code_challenge: plain, code_challenge_method: 'plain' });
-    t.equal((await tokenRequest(app, { grant_type: 'authorization_code', ...asClient, code: plainCode, redirect_uri: REDIRECT_URI, code_verifier: plain })).statusCode, 200, 'plain works');
+    // JSON bodies are accepted as well as forms.
+    const json = await app.inject({ method: 'POST', url: '/login/oauth/access_token',
+      payload: { grant_type: 'authorization_code', ...asClient, code: plainCode, redirect_uri: REDIRECT_URI, code_verifier: plain } });
+    t.equal(json.statusCode, 200, 'plain works (sent as JSON)');
   });
 
   await t.test('refresh rotation and reuse detection', async (t) => {
