@@ -36,8 +36,8 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'issue' },
     schema: { tags: ['issue'], summary: 'Add a comment to an issue', params: IssueParams, body: CreateIssueCommentOption, response: { 201: Comment, ...errors } },
   }, async (request, reply) => {
-    const doer = requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    const doer = requireDoer(request);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const comment = await postComment(db, ctx, issue, doer, request.body.body);

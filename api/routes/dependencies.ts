@@ -21,8 +21,8 @@ export async function dependencyRoutes(app: FastifyInstance): Promise<void> {
 
   /** The path issue, checked for writing, and the body's issue, which the doer must be able to read. */
   async function pair(request: FastifyRequest<{ Params: Static<typeof IssueParams>; Body: Static<typeof IssueMeta> }>) {
-    requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    requireDoer(request);
     assertNotArchived(ctx.repo);
     if (!atLeast(ctx.mode, 'write')) throw new ForbiddenError('user should have a permission to write to a repo');
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);

@@ -14,7 +14,10 @@ export async function repoForRequest(db: Db, request: FastifyRequest, params: { 
   });
 }
 
-/** Writes need a signed-in user; Gitea answers 401 before looking at the repository's rules. */
+/**
+ * Writes need a signed-in user. Call it after loading the repository: a private repository is 404
+ * to anonymous callers (Gitea's repo assignment runs before its token check).
+ */
 export function requireDoer(request: FastifyRequest): UserRow {
   if (!request.doer) throw new UnauthorizedError('token is required');
   return request.doer;

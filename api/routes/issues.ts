@@ -49,8 +49,8 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
       response: { 201: Issue, ...errors },
     },
   }, async (request, reply) => {
-    const doer = requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    const doer = requireDoer(request);
     assertNotArchived(ctx.repo);
     if (!ctx.repo.has_issues) throw new NotFoundError('issues are disabled for this repository');
     const issue = await createIssue(db, ctx, doer, request.body);
@@ -116,8 +116,8 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
       response: { 201: Issue, ...errors },
     },
   }, async (request, reply) => {
-    const doer = requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    const doer = requireDoer(request);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const { state, ...rest } = request.body;

@@ -24,8 +24,8 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- repository labels
   async function repoLabels(request: FastifyRequest, params: { owner: string; repo: string }, write: boolean) {
-    if (write) requireDoer(request);
     const ctx = await repoForRequest(db, request, params);
+    if (write) requireDoer(request);
     if (write) {
       requireMode(ctx, 'write');
       assertNotArchived(ctx.repo);

@@ -38,8 +38,8 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'issue' },
     schema: { tags: ['issue'], summary: 'Create a milestone', params: OwnerRepoParams, body: CreateMilestoneOption, response: { 201: Milestone, ...errors } },
   }, async (request, reply) => {
-    requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    requireDoer(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     reply.code(201);
@@ -58,8 +58,8 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'issue' },
     schema: { tags: ['issue'], summary: 'Update a milestone', params: MilestoneParams, body: EditMilestoneOption, response: { 200: Milestone, ...errors } },
   }, async (request) => {
-    requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    requireDoer(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     return toApiMilestone(await editMilestone(db, ctx.repo.id, request.params.id, request.body));
@@ -69,8 +69,8 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'issue' },
     schema: { tags: ['issue'], summary: 'Delete a milestone', params: MilestoneParams, response: { 204: Type.Null(), ...errors } },
   }, async (request, reply) => {
-    requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    requireDoer(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     await deleteMilestone(db, ctx.repo.id, request.params.id);

@@ -73,8 +73,8 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Empty, 201: Empty, 404: ApiError, 405: ApiError, 409: Type.Unknown(), 423: ApiError },
     },
   }, async (request, reply) => {
-    if (!request.doer) throw new UnauthorizedError('token is required');
     const { ctx, pull, key } = await loadPull(request);
+    if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const mergeRequest = mergeRequestFrom(request.body as MergeBody, request.doer.id);
     await markIssueRead(db, pull.issue_id, request.doer.id);
@@ -89,8 +89,8 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
       response: { 204: Empty, 403: ApiError, 404: ApiError, 423: ApiError },
     },
   }, async (request, reply) => {
-    if (!request.doer) throw new UnauthorizedError('token is required');
     const { ctx, key } = await loadPull(request);
+    if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const outcome = await runPullOperation(app.services, key, cancelAutoMergeUpdate, [{ doerId: request.doer.id }], idempotencyKey(request, 'cancelAutoMerge', key));
     return sendOutcome(reply, outcome, config.APP_URL);
@@ -105,8 +105,8 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Empty, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError },
     },
   }, async (request, reply) => {
-    if (!request.doer) throw new UnauthorizedError('token is required');
     const { ctx, key } = await loadPull(request);
+    if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const style = (request.query as { style?: string }).style === 'rebase' ? 'rebase' : 'merge';
     const outcome = await runPullOperation(app.services, key, updateBranchUpdate, [{ doerId: request.doer.id, style }], idempotencyKey(request, 'update', key));

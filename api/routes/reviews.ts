@@ -39,8 +39,8 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: PullReview, ...errors },
     },
   }, async (request) => {
-    const doer = requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    const doer = requireDoer(request);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const review = await submitReview(db, ctx, issue, doer, request.body);

@@ -49,8 +49,8 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
       response: { 201: CommitStatus, ...errors },
     },
   }, async (request, reply) => {
-    const doer = requireDoer(request);
     const ctx = await repoForRequest(db, request, request.params);
+    const doer = requireDoer(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     const sha = request.params.sha.toLowerCase();

@@ -45,14 +45,11 @@ const REPO_WRITE = (ok: number) => [401, 403, 403, ok, ok, ok, ok, 403, ok];
 const PRIVATE_ADMIN = (ok: number) => [404, 404, 403, 403, ok, 403, ok, 404, 403];
 // What readers may do too (open issues and pull requests, comment, review), except the blocked.
 const PARTICIPATE = (ok: number) => [401, ok, ok, ok, ok, ok, ok, 403, ok];
-// The issue-side routes (labels, milestones, issues, comments, dependencies, reviews, statuses) and
-// pull-merge.ts ask for a signed-in doer before loading the repository, so anonymous callers get 401
-// even on the private repository, where the repository routes, pulls.ts and Gitea (repoAssignment
-// runs before reqToken) answer 404. The rows record what the code does; `anonPriv` says which.
+// A private repository is 404 to anonymous callers on every route, writes included (Gitea's
+// repoAssignment runs before reqToken); `anonPriv` is the anonymous caller's status there.
 const PRIVATE_PARTICIPATE = (ok: number, anonPriv: number) => [anonPriv, 404, ok, ok, ok, ok, ok, 404, ok];
 const PRIVATE_WRITE = (ok: number, anonPriv: number) => [anonPriv, 404, 403, ok, ok, ok, ok, 404, ok];
 const PUBLIC_GONE = /*          */ [404, 404, 404, 404, 404, 404, 404, 404, 404];
-const TOKEN_FIRST = 401; // anonymous on the private repository, see above
 const REPO_FIRST = 404;
 
 export const authorizationRows: AuthorizationRow[] = [
@@ -95,11 +92,11 @@ export const authorizationRows: AuthorizationRow[] = [
   row('get label', 'GET', '/api/v1/repos/guild/pub/labels/{pubLabel}', PUBLIC_READ),
   row('get label (private)', 'GET', '/api/v1/repos/guild/priv/labels/{privLabel}', PRIVATE_READ),
   row('create label', 'POST', '/api/v1/repos/guild/pub/labels', REPO_WRITE(201), { name: 'l-{actor}', color: '#00aabb' }),
-  row('create label (private)', 'POST', '/api/v1/repos/guild/priv/labels', PRIVATE_WRITE(201, TOKEN_FIRST), { name: 'l-{actor}', color: '#00aabb' }),
+  row('create label (private)', 'POST', '/api/v1/repos/guild/priv/labels', PRIVATE_WRITE(201, REPO_FIRST), { name: 'l-{actor}', color: '#00aabb' }),
   row('edit label', 'PATCH', '/api/v1/repos/guild/pub/labels/{pubLabel}', REPO_WRITE(200), { description: 'edited by {actor}' }),
-  row('edit label (private)', 'PATCH', '/api/v1/repos/guild/priv/labels/{privLabel}', PRIVATE_WRITE(200, TOKEN_FIRST), { description: 'edited by {actor}' }),
+  row('edit label (private)', 'PATCH', '/api/v1/repos/guild/priv/labels/{privLabel}', PRIVATE_WRITE(200, REPO_FIRST), { description: 'edited by {actor}' }),
   row('delete label', 'DELETE', '/api/v1/repos/guild/pub/labels/{delLabel}', REPO_WRITE(204)),
-  row('delete pub\'s label through priv (not this repository\'s: 404)', 'DELETE', '/api/v1/repos/guild/priv/labels/{pubLabel}', PRIVATE_WRITE(404, TOKEN_FIRST)),
+  row('delete pub\'s label through priv (not this repository\'s: 404)', 'DELETE', '/api/v1/repos/guild/priv/labels/{pubLabel}', PRIVATE_WRITE(404, REPO_FIRST)),
 
   // ---- milestones (milestones.ts; `{id}` may be a name)
   row('list milestones', 'GET', '/api/v1/repos/guild/pub/milestones', PUBLIC_READ),
@@ -107,9 +104,9 @@ export const authorizationRows: AuthorizationRow[] = [
   row('get milestone by name', 'GET', '/api/v1/repos/guild/pub/milestones/m1', PUBLIC_READ),
   row('get milestone (private)', 'GET', '/api/v1/repos/guild/priv/milestones/m1', PRIVATE_READ),
   row('create milestone', 'POST', '/api/v1/repos/guild/pub/milestones', REPO_WRITE(201), { title: 'ms-{actor}' }),
-  row('create milestone (private)', 'POST', '/api/v1/repos/guild/priv/milestones', PRIVATE_WRITE(201, TOKEN_FIRST), { title: 'ms-{actor}' }),
+  row('create milestone (private)', 'POST', '/api/v1/repos/guild/priv/milestones', PRIVATE_WRITE(201, REPO_FIRST), { title: 'ms-{actor}' }),
   row('edit milestone', 'PATCH', '/api/v1/repos/guild/pub/milestones/m1', REPO_WRITE(200), { description: 'edited by {actor}' }),
-  row('edit milestone (private)', 'PATCH', '/api/v1/repos/guild/priv/milestones/m1', PRIVATE_WRITE(200, TOKEN_FIRST), { description: 'edited by {actor}' }),
+  row('edit milestone (private)', 'PATCH', '/api/v1/repos/guild/priv/milestones/m1', PRIVATE_WRITE(200, REPO_FIRST), { description: 'edited by {actor}' }),
   row('delete milestone', 'DELETE', '/api/v1/repos/guild/pub/milestones/mdel-{actor}', REPO_WRITE(204)),
 
   // ---- issues (issues.ts)
@@ -118,27 +115,27 @@ export const authorizationRows: AuthorizationRow[] = [
   row('get issue', 'GET', '/api/v1/repos/guild/pub/issues/{pubIssue}', PUBLIC_READ),
   row('get issue (private)', 'GET', '/api/v1/repos/guild/priv/issues/{privIssue}', PRIVATE_READ),
   row('create issue', 'POST', '/api/v1/repos/guild/pub/issues', PARTICIPATE(201), { title: 'issue by {actor}' }),
-  row('create issue (private)', 'POST', '/api/v1/repos/guild/priv/issues', PRIVATE_PARTICIPATE(201, TOKEN_FIRST), { title: 'issue by {actor}' }),
+  row('create issue (private)', 'POST', '/api/v1/repos/guild/priv/issues', PRIVATE_PARTICIPATE(201, REPO_FIRST), { title: 'issue by {actor}' }),
   row('edit issue (someone else\'s: poster or writer)', 'PATCH', '/api/v1/repos/guild/pub/issues/{pubIssue}', REPO_WRITE(201), { body: 'edited by {actor}' }),
-  row('edit issue (private)', 'PATCH', '/api/v1/repos/guild/priv/issues/{privIssue}', PRIVATE_WRITE(201, TOKEN_FIRST), { body: 'edited by {actor}' }),
+  row('edit issue (private)', 'PATCH', '/api/v1/repos/guild/priv/issues/{privIssue}', PRIVATE_WRITE(201, REPO_FIRST), { body: 'edited by {actor}' }),
 
   // ---- comments (comments.ts)
   row('list comments', 'GET', '/api/v1/repos/guild/pub/issues/{pubIssue}/comments', PUBLIC_READ),
   row('list comments (private)', 'GET', '/api/v1/repos/guild/priv/issues/{privIssue}/comments', PRIVATE_READ),
   row('create comment', 'POST', '/api/v1/repos/guild/pub/issues/{pubIssue}/comments', PARTICIPATE(201), { body: 'comment by {actor}' }),
-  row('create comment (private)', 'POST', '/api/v1/repos/guild/priv/issues/{privIssue}/comments', PRIVATE_PARTICIPATE(201, TOKEN_FIRST), { body: 'comment by {actor}' }),
+  row('create comment (private)', 'POST', '/api/v1/repos/guild/priv/issues/{privIssue}/comments', PRIVATE_PARTICIPATE(201, REPO_FIRST), { body: 'comment by {actor}' }),
 
   // ---- dependencies (dependencies.ts): the actor's issue is blocked by the world's issue, then not
   row('list dependencies', 'GET', '/api/v1/repos/guild/pub/issues/{pubIssue}/dependencies', PUBLIC_READ),
   row('list dependencies (private)', 'GET', '/api/v1/repos/guild/priv/issues/{privIssue}/dependencies', PRIVATE_READ),
   row('add dependency', 'POST', '/api/v1/repos/guild/pub/issues/{pubDepIssue}/dependencies', REPO_WRITE(201), { index: 1 }),
-  row('add dependency (private)', 'POST', '/api/v1/repos/guild/priv/issues/{privDepIssue}/dependencies', PRIVATE_WRITE(201, TOKEN_FIRST), { index: 1 }),
+  row('add dependency (private)', 'POST', '/api/v1/repos/guild/priv/issues/{privDepIssue}/dependencies', PRIVATE_WRITE(201, REPO_FIRST), { index: 1 }),
   row('remove dependency', 'DELETE', '/api/v1/repos/guild/pub/issues/{pubDepIssue}/dependencies', REPO_WRITE(201), { index: 1 }),
-  row('remove dependency (private)', 'DELETE', '/api/v1/repos/guild/priv/issues/{privDepIssue}/dependencies', PRIVATE_WRITE(201, TOKEN_FIRST), { index: 1 }),
+  row('remove dependency (private)', 'DELETE', '/api/v1/repos/guild/priv/issues/{privDepIssue}/dependencies', PRIVATE_WRITE(201, REPO_FIRST), { index: 1 }),
 
   // ---- commit statuses (statuses.ts)
   row('create commit status', 'POST', '/api/v1/repos/guild/pub/statuses/{pubSha}', REPO_WRITE(201), { state: 'success', context: 'ctx-{actor}' }),
-  row('create commit status (private)', 'POST', '/api/v1/repos/guild/priv/statuses/{privSha}', PRIVATE_WRITE(201, TOKEN_FIRST), { state: 'success', context: 'ctx-{actor}' }),
+  row('create commit status (private)', 'POST', '/api/v1/repos/guild/priv/statuses/{privSha}', PRIVATE_WRITE(201, REPO_FIRST), { state: 'success', context: 'ctx-{actor}' }),
   row('list commit statuses by sha', 'GET', '/api/v1/repos/guild/pub/statuses/{pubSha}', PUBLIC_READ),
   row('list commit statuses by sha (private)', 'GET', '/api/v1/repos/guild/priv/statuses/{privSha}', PRIVATE_READ),
   row('list commit statuses by ref', 'GET', '/api/v1/repos/guild/pub/commits/main/statuses', PUBLIC_READ),
@@ -171,15 +168,15 @@ export const authorizationRows: AuthorizationRow[] = [
   row('list reviews', 'GET', '/api/v1/repos/guild/pub/pulls/{pubPull}/reviews', PUBLIC_READ),
   row('list reviews (private)', 'GET', '/api/v1/repos/guild/priv/pulls/{privPull}/reviews', PRIVATE_READ),
   row('create review', 'POST', '/api/v1/repos/guild/pub/pulls/{pubPull}/reviews', PARTICIPATE(200), { event: 'COMMENT', body: 'review by {actor}' }),
-  row('create review (private)', 'POST', '/api/v1/repos/guild/priv/pulls/{privPull}/reviews', PRIVATE_PARTICIPATE(200, TOKEN_FIRST), { event: 'COMMENT', body: 'review by {actor}' }),
+  row('create review (private)', 'POST', '/api/v1/repos/guild/priv/pulls/{privPull}/reviews', PRIVATE_PARTICIPATE(200, REPO_FIRST), { event: 'COMMENT', body: 'review by {actor}' }),
 
   // ---- update, auto-merge and merge (pull-merge.ts); merges last, each actor on its own pull request
   row('update pull request branch', 'POST', '/api/v1/repos/guild/pub/pulls/{pubPull}/update', REPO_WRITE(200)),
-  row('update pull request branch (private)', 'POST', '/api/v1/repos/guild/priv/pulls/{privPull}/update', PRIVATE_WRITE(200, TOKEN_FIRST)),
+  row('update pull request branch (private)', 'POST', '/api/v1/repos/guild/priv/pulls/{privPull}/update', PRIVATE_WRITE(200, REPO_FIRST)),
   row('cancel auto-merge olive scheduled (her or repository admins)', 'DELETE', '/api/v1/repos/guild/pub/pulls/{autoPull}/merge', [401, 403, 403, 403, 204, 403, 204, 403, 403]),
-  row('cancel auto-merge (private; none scheduled)', 'DELETE', '/api/v1/repos/guild/priv/pulls/{privPull}/merge', [TOKEN_FIRST, 404, 404, 404, 404, 404, 404, 404, 404]),
+  row('cancel auto-merge (private; none scheduled)', 'DELETE', '/api/v1/repos/guild/priv/pulls/{privPull}/merge', [REPO_FIRST, 404, 404, 404, 404, 404, 404, 404, 404]),
   row('merge pull request (readers: 405 as Gitea)', 'POST', '/api/v1/repos/guild/pub/pulls/{pubMergePull}/merge', [401, 405, 405, 200, 200, 200, 200, 405, 200], { Do: 'merge' }),
-  row('merge pull request (private)', 'POST', '/api/v1/repos/guild/priv/pulls/{privMergePull}/merge', [TOKEN_FIRST, 404, 405, 200, 200, 200, 200, 404, 200], { Do: 'merge' }),
+  row('merge pull request (private)', 'POST', '/api/v1/repos/guild/priv/pulls/{privMergePull}/merge', [REPO_FIRST, 404, 405, 200, 200, 200, 200, 404, 200], { Do: 'merge' }),
   row('is merged (merged pull request)', 'GET', '/api/v1/repos/guild/pub/pulls/{mergedPull}/merge', [204, 204, 204, 204, 204, 204, 204, 204, 204]),
   row('is merged (merged pull request, private)', 'GET', '/api/v1/repos/guild/priv/pulls/{privMergedPull}/merge', [404, 404, 204, 204, 204, 204, 204, 404, 204]),
 ];
