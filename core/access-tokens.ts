@@ -134,7 +134,7 @@ export async function resolveAccessToken(db: Knex, serverKey: Buffer, value: str
   const hash = hashToken(value, serverKey);
   const now = Date.now();
   const cached = resolvedTokens.get(hash);
-  if (cached && cached.expires > now && cached.generation === accountsGeneration) return cached.value;
+  if (cached && cached.expires > now && cached.generation === accountsGeneration()) return cached.value;
   const found = await tokensStore(db).byHashWithOwner(hash);
   if (!found || !safeEqualHex(found.token.token_hash, hash)) {
     resolvedTokens.delete(hash);
@@ -142,7 +142,7 @@ export async function resolveAccessToken(db: Knex, serverKey: Buffer, value: str
   }
   const resolved = { ...found, scopes: cachedScopes(found.token.scope) };
   if (resolvedTokens.size >= MAX_RESOLVED_TOKENS) resolvedTokens.delete(resolvedTokens.keys().next().value!);
-  resolvedTokens.set(hash, { value: resolved, expires: now + RESOLVED_TOKEN_TTL_MS, generation: accountsGeneration });
+  resolvedTokens.set(hash, { value: resolved, expires: now + RESOLVED_TOKEN_TTL_MS, generation: accountsGeneration() });
   return resolved;
 }
 

@@ -1,6 +1,7 @@
 // Store for the TOTP columns of an account: the replay guard and the pending enrolment.
 import type { Knex } from 'knex';
 import { nowUnix } from './time.js';
+import { markAccountsChanged } from './users.js';
 
 export function twoFactorStore(db: Knex) {
   return {
@@ -18,6 +19,7 @@ export function twoFactorStore(db: Knex) {
     },
     async setPending(userId: number, sealed: string | null): Promise<void> {
       await db('users').where({ id: userId }).update({ totp_pending_secret: sealed, updated_unix: nowUnix() });
+      markAccountsChanged();
     },
     /**
      * Turns the pending secret into the active one, only if it is still the one the caller
@@ -27,10 +29,12 @@ export function twoFactorStore(db: Knex) {
     async activatePending(userId: number, sealedPending: string, step: number): Promise<boolean> {
       const changed = await db('users').where({ id: userId, totp_pending_secret: sealedPending })
         .update({ totp_secret: sealedPending, totp_pending_secret: null, totp_last_step: step, updated_unix: nowUnix() });
+      markAccountsChanged();
       return changed > 0;
     },
     async disable(userId: number): Promise<void> {
       await db('users').where({ id: userId }).update({ totp_secret: null, totp_pending_secret: null, totp_last_step: 0, updated_unix: nowUnix() });
+      markAccountsChanged();
     },
   };
 }

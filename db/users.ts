@@ -48,7 +48,13 @@ export type NewUser = Pick<UserRow, 'name' | 'email' | 'passwd_hash'> & Partial<
  * Bumped by every account update in this process, so caches of account state (resolved tokens)
  * drop what they hold: a deactivated user's token stops working at once here.
  */
-export let accountsGeneration = 0;
+let generation = 0;
+export function accountsGeneration(): number {
+  return generation;
+}
+export function markAccountsChanged(): void {
+  generation++;
+}
 
 export function usersStore(db: Knex) {
   return {
@@ -85,7 +91,7 @@ export function usersStore(db: Knex) {
     },
     async update(id: number, fields: Partial<Omit<UserRow, 'id'>>, trx: Knex = db): Promise<void> {
       await trx('users').where({ id }).update({ ...fields, updated_unix: nowUnix() });
-      accountsGeneration++;
+      markAccountsChanged();
     },
     async count(trx: Knex = db): Promise<number> {
       const row = await trx('users').count({ n: '*' }).first();

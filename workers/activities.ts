@@ -1,6 +1,7 @@
 // Activities of the pull request workflow: thin wrappers over core/, built by a factory that
 // receives their dependencies. Each is safe to retry (see core/pulls/merge.ts for the journal).
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ServiceError } from '../core/errors.js';
 import type { Db } from '../db/connection.js';
 import { repositoriesRoot } from '../core/repositories.js';
 import { refreshMergeability } from '../core/pulls/mergeability.js';
@@ -46,7 +47,24 @@ function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): 
   };
 }
 
+/** A typed refusal (404, 409...) will not change on retry: fail the activity for good. */
+function finalOnServiceError<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      if (err instanceof ServiceError) throw ApplicationFailure.create({ message: err.message, type: err.name, nonRetryable: true });
+      throw err;
+    }
+  };
+}
+
 export function createActivities(deps: ActivityDeps): PullActivities {
+  const activities = buildActivities(deps);
+  return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, finalOnServiceError(fn as (...a: unknown[]) => Promise<unknown>)])) as unknown as PullActivities;
+}
+
+function buildActivities(deps: ActivityDeps): PullActivities {
   return {
     async loadPullSummary(key: PullKey): Promise<PullSummary> {
       const row = await deps.db('issues as i')

@@ -32,7 +32,8 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   let operations = input.carried?.operations ?? 0;
   let lastOperation = '';
   let autoMerge: AutoMergeSchedule | null = input.carried?.autoMerge ?? null;
-  let mergeabilityStale = input.carried?.mergeabilityStale ?? true;
+  // A new run refreshes mergeability when told the head or base moved (creation signals headChanged).
+  let mergeabilityStale = input.carried?.mergeabilityStale ?? false;
   let autoMergeDue = autoMerge !== null;
   let finished = false;
   let state = 'open';

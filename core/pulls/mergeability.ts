@@ -3,6 +3,7 @@
 // workflow (an activity), never on the request path.
 import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
 import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
+import { NotFoundError } from '../errors.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import type { PullKey } from '../../workflows/pull-messages.js';
 
@@ -40,7 +41,11 @@ export async function computeMergeability(ctx: PullOperationContext): Promise<Me
 
 /** Recomputes and stores mergeability; merged or closed pull requests are left as they are. */
 export async function refreshMergeability(deps: OperationDeps, key: PullKey): Promise<MergeabilityResult | null> {
-  const ctx = await loadPullOperationContext(deps, key);
+  const ctx = await loadPullOperationContext(deps, key).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return null; // deleted with its repository: nothing to check
+    throw err;
+  });
+  if (!ctx) return null;
   if (ctx.pull.has_merged || ctx.issue.is_closed) return null;
   const result = await computeMergeability(ctx);
   const stats = result.mergeBase && result.headSha
