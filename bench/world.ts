@@ -19,7 +19,7 @@ import { createUser } from '../core/accounts.js';
 import { usersStore } from '../db/users.js';
 import { repoDiskPath } from '../core/repositories.js';
 import { branchRef, resolveRef, runGit, updateRef, hashBlob, commitTree } from '../git/index.js';
-import { freePortNumber } from './ports.js';
+import { freePort } from '../app/ports.js';
 
 export const PASSWORD = 'bench-password-123';
 
@@ -37,7 +37,7 @@ export interface BenchWorld {
 
 export async function startBenchWorld(env: Record<string, string> = {}): Promise<BenchWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
-  const [httpPort, devPort, uiPort] = [await freePortNumber(), await freePortNumber(), await freePortNumber()];
+  const [httpPort, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
   const dev = await startDevServer({ cliPath: temporalCliPath(''), port: devPort, uiPort });
   const config = loadConfig({
     APP_DATA_PATH: dir, DB_TYPE: 'mysql', DB_NAME: `pullhost_bench_${process.pid}`, HTTP_PORT: String(httpPort), HTTP_ADDR: '127.0.0.1',

@@ -1,7 +1,6 @@
 // Test harness: boots the real app against the real MariaDB, the real Temporal dev server and
 // temporary git repositories, isolated per test file (own database, namespace, task queue, data).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +9,7 @@ import knexFactory from 'knex';
 import { loadConfig, type Config } from '../app/config.js';
 import { startDevServer, type DevServer } from '../app/temporal-dev-server.js';
 import { temporalCliPath } from '../app/paths.js';
+import { freePort } from '../app/ports.js';
 import { loadSecretKey } from '../app/secret.js';
 import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -48,17 +48,7 @@ export interface TestOptions {
   routes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 let ownDevServer: Promise<DevServer> | undefined;
 

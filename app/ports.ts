@@ -1,7 +1,7 @@
-// A free TCP port on loopback.
+// A free TCP port on loopback (tests and benchmarks start servers on them).
 import { createServer } from 'node:net';
 
-export function freePortNumber(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
