@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { ForbiddenError, LockedError, NotFoundError } from './errors.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
+import { isOrgMember } from './organizations.js';
 import { usersStore, USER_TYPE, type UserRow } from '../db/users.js';
 
 export type AccessMode = 'none' | 'read' | 'write' | 'admin' | 'owner';
@@ -38,7 +39,7 @@ export async function repoAccessMode(db: Knex, repo: RepoRow, owner: UserRow, do
   const repos = reposStore(db);
   if (owner.type === USER_TYPE.organization) {
     for (const permission of await repos.teamGrants(repo.id, owner.id, doer.id)) mode = max(mode, teamPermissionToMode(permission));
-    if (owner.visibility === 'private' && !repo.is_private && mode === 'none' && (await repos.isOrgMember(owner.id, doer.id))) mode = 'read';
+    if (owner.visibility === 'private' && !repo.is_private && mode === 'none' && (await isOrgMember(db, owner.id, doer.id))) mode = 'read';
   }
   const grant = await repos.collaboratorGrant(repo.id, doer.id);
   if (grant) mode = max(mode, grant);

@@ -100,15 +100,6 @@ export function reposStore(db: Knex) {
         .select('t.permission');
       return rows.map((r: { permission: string }) => r.permission);
     },
-    async isOrgMember(orgId: number, userId: number, trx: Knex = db): Promise<boolean> {
-      const row = await trx('teams as t').join('team_members as m', 'm.team_id', 't.id').where({ 't.org_id': orgId, 'm.user_id': userId }).first('t.id');
-      return Boolean(row);
-    },
-    async isOrgOwner(orgId: number, userId: number, trx: Knex = db): Promise<boolean> {
-      const row = await trx('teams as t').join('team_members as m', 'm.team_id', 't.id')
-        .where({ 't.org_id': orgId, 'm.user_id': userId, 't.permission': 'owner' }).first('t.id');
-      return Boolean(row);
-    },
   };
 }
 

@@ -1,11 +1,11 @@
 // Labels of repositories and of organizations (Gitea's routers/api/v1/repo/label.go and org/label.go).
+import { isOrgMember, isOrgOwner } from '../../core/organizations.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { assertNotArchived, requireMode } from '../../core/permissions.js';
 import { createLabel, deleteLabel, editLabel, getLabel } from '../../core/labels.js';
 import { labelsStore, type LabelOwner, type LabelRow } from '../../db/labels.js';
-import { reposStore } from '../../db/repos.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
 import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { toApiLabel } from '../serializers/label.js';
@@ -85,11 +85,10 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
     const doer: UserRow | null = write ? requireDoer(request) : request.doer ?? null;
     const org = await usersStore(db).byName(orgName);
     if (!org || org.type !== USER_TYPE.organization) throw new NotFoundError('organization does not exist');
-    const repos = reposStore(db);
-    const member = doer !== null && (doer.is_admin || await repos.isOrgMember(org.id, doer.id));
+    const member = doer !== null && (doer.is_admin || await isOrgMember(db, org.id, doer.id));
     if (org.visibility === 'private' && !member) throw new NotFoundError('organization does not exist');
     if (org.visibility === 'limited' && !doer) throw new NotFoundError('organization does not exist');
-    if (write && !(doer!.is_admin || await repos.isOrgOwner(org.id, doer!.id))) throw new ForbiddenError('must be an organization owner');
+    if (write && !(doer!.is_admin || await isOrgOwner(db, org.id, doer!.id))) throw new ForbiddenError('must be an organization owner');
     const owner: LabelOwner = { orgId: org.id };
     const render = (l: LabelRow) => toApiLabel(l, { orgName: org.name }, appUrl);
     return { owner, render };
