@@ -61,3 +61,20 @@ t.test('cancel, permissions, and merging at once when nothing is pending', async
   const now = await merge(w, p, { merge_when_checks_succeed: true });
   t.equal(now.statusCode, 200, 'with the checks already green the merge happens at once');
 });
+
+t.test('auto-merge fires when the last condition met is an approval', async (t) => {
+  const w = await pullWorld(t);
+  const rule = await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, required_approvals: 1,
+  } });
+  t.equal(rule.statusCode, 201, rule.body);
+  const p = await openPull(w, 'feature-approve', { 'approve.txt': 'a\n' });
+  const scheduled = await merge(w, p, { do: 'merge', merge_when_checks_succeed: true });
+  t.equal(scheduled.statusCode, 201, 'no approval yet: scheduled');
+  const isMerged = async () => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' })).statusCode === 204;
+  await new Promise((r) => setTimeout(r, 500));
+  t.notOk(await isMerged(), 'waits for the approval');
+  const review = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/reviews`, as: 'dave', body: { event: 'APPROVED', body: 'looks good' } });
+  t.equal(review.statusCode, 200, review.body);
+  t.ok(await waitFor(isMerged, 20_000, 50), 'the approval fires the scheduled merge');
+});
