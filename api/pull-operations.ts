@@ -14,6 +14,9 @@ import { recordWorkflowOperation } from './plugins/metrics.js';
  * Bounded; per API process (clients that need strict guarantees send Idempotency-Key).
  */
 const refusedDerivedKeys = new Map<string, number>();
+/** The first of each burst of identical requests, per derived key, with when it came. */
+const recentDerivedKeys = new Map<string, { key: string; at: number }>();
+const DERIVED_KEY_WINDOW_MS = 10_000;
 const MAX_REMEMBERED = 10_000;
 
 export interface OperationKey {
@@ -25,15 +28,26 @@ export interface OperationKey {
 /**
  * The update id: the client's Idempotency-Key when given, else one derived from the request, so a
  * double-clicked or quickly retried request gets the first answer instead of a second operation.
- * The derived key includes a coarse time bucket, so an identical request much later is new.
+ * An identical request more than 10 seconds after the first of its burst is a new operation.
  */
 export function idempotencyKey(request: FastifyRequest, operation: string, key: PullKey): OperationKey {
   const given = request.headers['idempotency-key'];
   const scope = `${operation}/${key.repoId}/${key.index}/${request.doer?.id ?? 0}`;
   if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null };
-  const bucket = Math.floor(Date.now() / 10_000);
-  const digest = createHash('sha256').update(JSON.stringify([request.method, request.url, request.body ?? null, bucket])).digest('hex').slice(0, 32);
-  const derived = `${scope}/req/${digest}`;
+  const digest = createHash('sha256').update(JSON.stringify([request.method, request.url, request.body ?? null])).digest('hex').slice(0, 32);
+  // The window slides from the first of a burst of identical requests (a fixed time bucket would
+  // split a double click that straddles its boundary into two operations).
+  const base = `${scope}/req/${digest}`;
+  const now = Date.now();
+  const recent = recentDerivedKeys.get(base);
+  let derived: string;
+  if (recent && now - recent.at < DERIVED_KEY_WINDOW_MS) {
+    derived = recent.key;
+  } else {
+    derived = `${base}/${now}`;
+    if (recentDerivedKeys.size >= MAX_REMEMBERED) recentDerivedKeys.delete(recentDerivedKeys.keys().next().value!);
+    recentDerivedKeys.set(base, { key: derived, at: now });
+  }
   const refusals = refusedDerivedKeys.get(derived) ?? 0;
   return { updateId: refusals ? `${derived}/${refusals}` : derived, derived };
 }
