@@ -76,11 +76,13 @@ export type ServiceRpcProcess = ChildProcessWithoutNullStreams & {
 };
 
 const STDERR_KEEP = 64 * 1024;
+/** How long git may take to notice a cut-off request body before it is stopped. */
+const CUT_OFF_GRACE_MS = 10_000;
 
 /**
  * Starts `git upload-pack|receive-pack --stateless-rpc` with the (already decoded) request body on
  * stdin; the child's stdout is the response body. stderr is drained here (kept for stderrText) so an
- * unread pipe can never stall git. If the body fails, git is killed.
+ * unread pipe can never stall git. If the body fails, git's input ends and git gives up by itself.
  */
 export function runServiceRpc(
   repoPath: string,
@@ -97,7 +99,17 @@ export function runServiceRpc(
   child.stderr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_KEEP);
   });
-  requestBody.once('error', () => child.kill('SIGKILL'));
+  // A body cut off (the client hung up) ends git's input instead of killing git: git then fails on
+  // the truncated pack by itself and removes its quarantine directory and locks, which SIGKILL would
+  // leave behind. SIGTERM (which git also cleans up after) only if it does not exit on its own.
+  requestBody.once('error', () => {
+    requestBody.unpipe(child.stdin);
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGTERM'), CUT_OFF_GRACE_MS);
+    timer.unref();
+    child.once('exit', () => clearTimeout(timer));
+  });
+  child.stdin.on('error', () => {}); // git exiting early closes its stdin: not our failure
   requestBody.pipe(child.stdin);
   return Object.assign(child, { stderrText: () => stderr });
 }
