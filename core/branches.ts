@@ -2,7 +2,7 @@
 // or a protected one).
 import { markHeadBranchDeleted } from './pulls/state.js';
 import type { Knex } from 'knex';
-import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from './errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, storageFailure, UnprocessableError } from './errors.js';
 import { protectionFor } from './branch-protection.js';
 import type { RepoContext } from './permissions.js';
 import { repoDiskPath } from './repositories.js';
@@ -68,7 +68,7 @@ export async function createBranch(
   if (ctx.repo.is_empty) throw new NotFoundError('Git Repository is empty.');
   const sha = await startingPoint(deps, ctx, input.oldRef, input.oldBranch);
   const ok = await updateRef(pathOf(deps, ctx), branchRef(input.newBranch), sha, null, { reason: 'branch created' })
-    .catch((err: Error) => { throw new UnprocessableError(`cannot create branch: ${err.message.split('\n')[0]}`); });
+    .catch((err: Error) => { throw storageFailure(err) ?? new UnprocessableError(`cannot create branch: ${err.message.split('\n')[0]}`); });
   if (!ok) throw new ConflictError(`The branch with the same name already exists.`);
   return { name: input.newBranch, sha };
 }

@@ -49,3 +49,24 @@ export class UnavailableError extends ServiceError {
     super(503, message, undefined, { 'retry-after': String(retryAfterSeconds) });
   }
 }
+
+/**
+ * The repository storage is full or cannot be written. 507 Insufficient Storage (RFC 4918) says
+ * exactly that the server could not store what the request needed, and a full disk is the
+ * operator's to fix: 503 would tell clients and load balancers to retry another node instead.
+ */
+export class InsufficientStorageError extends ServiceError {
+  constructor(message = 'the repository storage is full or not writable; try again once space has been freed') { super(507, message); }
+}
+
+// What a failed write says: Node's error code, or git's message (git runs with LC_ALL=C). git
+// words a lock file it created but could not fill without the reason ("couldn't write '...lock'").
+const STORAGE_CODES = ['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS'];
+const STORAGE_MESSAGES = /No space left on device|Disk quota exceeded|File too large|Read-only file system|couldn't write '[^']*\.lock'/;
+
+/** The storage failure behind `err` (a file write or a git process), or null for any other error. */
+export function storageFailure(err: unknown): InsufficientStorageError | null {
+  const e = err as { code?: unknown; stderr?: unknown; message?: unknown } | null;
+  if (STORAGE_CODES.includes(String(e?.code)) || STORAGE_MESSAGES.test(`${String(e?.stderr ?? '')}\n${String(e?.message ?? '')}`)) return new InsufficientStorageError();
+  return null;
+}

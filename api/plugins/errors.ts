@@ -1,6 +1,6 @@
 // One place that turns every failure into Gitea's error shape: {"message": ..., "url": ...}.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { ServiceError } from '../../core/errors.js';
+import { ServiceError, storageFailure } from '../../core/errors.js';
 import { isDatabaseUnavailable } from '../../db/connection.js';
 
 export function swaggerUrl(appUrl: string): string {
@@ -72,6 +72,12 @@ export function registerErrorHandling(app: FastifyInstance, appUrl: string): voi
       request.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', '5');
       sendJson(reply, 503, { message: 'the database is unavailable, try again shortly', url });
+      return;
+    }
+    const storage = storageFailure(err);
+    if (storage) {
+      request.log.error({ err }, 'repository storage full or not writable');
+      sendJson(reply, storage.status, { message: storage.message, url });
       return;
     }
     request.log.error({ err }, 'unexpected failure');

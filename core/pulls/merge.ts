@@ -10,6 +10,7 @@ import { pullsStore } from '../../db/pulls.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { nowUnix } from '../../db/time.js';
 import { addComment } from '../comments.js';
+import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
@@ -82,6 +83,9 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
   if (err instanceof NotFastForwardError) return refuse(409, 'fast-forward-only merge is not possible: the head branch has diverged from the base branch');
   if (err instanceof UnrelatedHistoriesError) return refuse(409, 'refusing to merge unrelated histories');
   if (err instanceof EmptyMergeError) return refuse(405, 'nothing to merge: the head branch is already contained in the base branch');
+  // A full disk will not clear by retrying now; `waiting` keeps a scheduled auto-merge scheduled.
+  const storage = storageFailure(err);
+  if (storage) return refuse(storage.status, storage.message, { waiting: true });
   return null;
 }
 

@@ -6,6 +6,7 @@ import {
 } from '../../git/index.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { canPush } from '../branch-protection.js';
+import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
 import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import { updateMergeMessage } from './merge-message.js';
@@ -60,6 +61,8 @@ export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: U
       }
       if (err instanceof MergeConflictError) return { status: 409, body: { message: req.style === 'rebase' ? 'rebase failed because of conflict' : 'merge failed because of conflict' } };
       if (err instanceof UnrelatedHistoriesError) return { status: 409, body: { message: 'refusing to merge unrelated histories' } };
+      const storage = storageFailure(err);
+      if (storage) return { status: storage.status, body: { message: storage.message } };
       throw err;
     }
     faultPoint('update:before-ref-update');
