@@ -1,7 +1,8 @@
-// The disk under a repository fills up: a push over smart HTTP and a pull request merge (through its
-// Temporal workflow) fail cleanly without half-written refs, and both work once space returns.
-// The full disk is real: a small tmpfs mounted over the owner's directory and filled to the last
-// page, since the tests run as root and permissions alone would not stop a write.
+// The disk under a repository fills up, then turns read-only: a push over smart HTTP, branch
+// creation, a pull request update and merge (through its Temporal workflow) fail cleanly without
+// half-written refs, and work once the storage is back. The faults are real: a small tmpfs mounted
+// over the owner's directory, filled to the last page or remounted read-only, since the tests run
+// as root and permissions alone would not stop a write.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -12,20 +13,26 @@ import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { merge, openPull, refOf, waitFor } from '../merge/world.js';
 import { assertPullsAgree, assertRepositorySound, refsOf } from './consistency.js';
 
-interface FullDisk {
-  /** Deletes the filler: the repository has room again. */
-  free(): void;
+/** A way the repository's storage fails, and how it recovers. */
+interface StorageFault {
+  name: string;
+  begin(): void;
+  end(): void;
+}
+
+function mountOrThrow(args: string[]): void {
+  const r = spawnSync('mount', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`mount ${args.join(' ')}: ${r.stderr}`);
 }
 
 /**
- * Moves `dir` onto a tmpfs of its own and fills that to the last byte; unmounted at teardown (before
- * the test's data directory is removed).
+ * Moves `dir` onto a small tmpfs of its own (unmounted at teardown, before the test's data directory
+ * is removed) and returns two faults of that storage: full to the last byte, and read-only.
  */
-function fillDiskUnder(t: Test, dir: string): FullDisk {
+function storageFaultsUnder(t: Test, dir: string): StorageFault[] {
   const staging = mkdtempSync(join(tmpdir(), 'pullhost-disk-full-'));
   cpSync(dir, staging, { recursive: true, preserveTimestamps: true });
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=32m,mode=0755', 'tmpfs', dir], { encoding: 'utf8' });
-  if (mounted.status !== 0) throw new Error(`mount tmpfs on ${dir}: ${mounted.stderr}`);
+  mountOrThrow(['-t', 'tmpfs', '-o', 'size=32m,mode=0755', 'tmpfs', dir]);
   t.teardown(() => {
     const r = spawnSync('umount', ['--lazy', dir], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`umount ${dir}: ${r.stderr}`);
@@ -34,20 +41,25 @@ function fillDiskUnder(t: Test, dir: string): FullDisk {
   rmSync(staging, { recursive: true, force: true });
 
   const filler = join(dir, '.filler');
-  const fd = openSync(filler, 'w');
-  try {
-    for (const size of [1 << 20, 4096, 1]) {
-      const chunk = Buffer.alloc(size, 0x5a);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  const fill = () => {
+    const fd = openSync(filler, 'w');
+    try {
+      for (const size of [1 << 20, 4096, 1]) {
+        const chunk = Buffer.alloc(size, 0x5a);
+        try {
+          for (;;) writeSync(fd, chunk);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+        }
       }
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    closeSync(fd);
-  }
-  return { free: () => rmSync(filler) };
+  };
+  return [
+    { name: 'full disk', begin: fill, end: () => rmSync(filler) },
+    { name: 'read-only repository directory', begin: () => mountOrThrow(['-o', 'remount,ro', dir]), end: () => mountOrThrow(['-o', 'remount,rw', dir]) },
+  ];
 }
 
 function pullRow(w: PullWorld, index: number) {
@@ -67,7 +79,7 @@ function cannotMount(): string | false {
   }
 }
 
-t.test('a full disk: push, branch creation, update and merge fail cleanly with 507, nothing is half-written, all work once space returns', { skip: cannotMount() }, async (t) => {
+t.test('a full or read-only repository disk: push, branch creation, update and merge fail cleanly with 507, nothing is half-written, all work afterwards', { skip: cannotMount() }, async (t) => {
   const w = await pullWorld(t);
   const path = repoDiskPath(w.config, 'alice', 'widget');
   const index = await openPull(w, 'merge-when-full', { 'merge-when-full.txt': 'm\n' });
@@ -82,33 +94,33 @@ t.test('a full disk: push, branch creation, update and merge fail cleanly with 5
     .then(() => w.git(['rev-parse', 'HEAD'], clone)).then((r) => r.stdout.trim());
   const push = () => w.git(['push', 'origin', 'HEAD:refs/heads/push-when-full'], clone);
 
-  const disk = fillDiskUnder(t, dirname(path));
-  const refsBefore = refsOf(path);
-
-  const refusedPush = await push();
-  t.not(refusedPush.code, 0, 'the push fails');
-  t.match(refusedPush.stderr, /No space left on device[^]*unpack failed/, `git tells the pusher why, in its protocol: ${refusedPush.stderr.trim()}`);
-  const answers = {
-    'branch creation': await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branches', as: 'alice', body: { new_branch_name: 'made-when-full', old_branch_name: 'main' } }),
-    'update from main': await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${index}/update`, as: 'alice' }),
-    'merge': await merge(w, index, { do: 'merge' }),
-  };
-  for (const [what, res] of Object.entries(answers)) {
-    t.equal(res.statusCode, 507, `${what}: 507 Insufficient Storage: ${res.body}`);
-    t.same(Object.keys(res.json()).sort(), ['message', 'url'], `${what}: in Gitea's error shape`);
+  for (const fault of storageFaultsUnder(t, dirname(path))) {
+    fault.begin();
+    const refsBefore = refsOf(path);
+    const refusedPush = await push();
+    t.not(refusedPush.code, 0, `${fault.name}: the push fails`);
+    t.match(refusedPush.stderr, /unpack failed/, `${fault.name}: git tells the pusher, in its protocol: ${refusedPush.stderr.trim()}`);
+    const answers = {
+      'branch creation': await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branches', as: 'alice', body: { new_branch_name: 'made-when-full', old_branch_name: 'main' } }),
+      'update from main': await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${index}/update`, as: 'alice' }),
+      'merge': await merge(w, index, { do: 'merge' }),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      t.equal(res.statusCode, 507, `${fault.name}, ${what}: 507 Insufficient Storage: ${res.body}`);
+      t.same(Object.keys(res.json()).sort(), ['message', 'url'], `${fault.name}, ${what}: in Gitea's error shape`);
+    }
+    t.same(refsOf(path), refsBefore, `${fault.name}: no ref moved`);
+    fault.end();
+    assertRepositorySound(t, path);
+    t.notOk((await pullRow(w, index)).has_merged, `${fault.name}: the pull request is not marked merged`);
+    await assertPullsAgree(t, w);
   }
 
-  t.same(refsOf(path), refsBefore, 'no ref moved');
-  assertRepositorySound(t, path);
-  t.notOk((await pullRow(w, index)).has_merged, 'the pull request is not marked merged');
-  await assertPullsAgree(t, w);
-
-  disk.free();
   const pushed = await push();
-  t.equal(pushed.code, 0, `the same push works once space returns: ${pushed.stderr}`);
+  t.equal(pushed.code, 0, `the same push works once the storage is back: ${pushed.stderr}`);
   t.equal(refOf(w, 'refs/heads/push-when-full'), toPush, 'the branch moved');
   const merged = await merge(w, index, { do: 'merge' });
-  t.equal(merged.statusCode, 200, `the same merge request works once space returns: ${merged.body}`);
+  t.equal(merged.statusCode, 200, `the same merge request works once the storage is back: ${merged.body}`);
   t.equal((await pullRow(w, index)).merge_commit_sha, refOf(w, 'refs/heads/main'), 'its merge commit is the head of main');
   assertRepositorySound(t, path);
   await assertPullsAgree(t, w);
