@@ -7,6 +7,7 @@ import { linkTargetsPlugin } from './link-targets.js';
 import type { RenderEnv } from './markdown-env.js';
 import { referenceLinksPlugin } from './reference-links.js';
 import { taskListsPlugin } from './task-lists.js';
+import { type RenderedMarkdown, renderTrustedBlocks, trustedOutputPlugin } from './trusted-blocks.js';
 import { wikiLinksPlugin } from './wiki-links.js';
 
 /**
@@ -53,6 +54,7 @@ function createMarkdown(breaks: boolean, html: boolean): MarkdownIt {
   md.use(referenceLinksPlugin);
   md.use(linkTargetsPlugin);
   md.core.ruler.push('table_alignment', tableAlignmentRule);
+  md.use(trustedOutputPlugin);
   return md;
 }
 
@@ -63,8 +65,12 @@ const renderers = {
   document: { withHtml: createMarkdown(false, true), textOnly: createMarkdown(false, false) },
 };
 
-/** Renders markdown to unsanitised HTML; with `allowRawHtml` false, HTML in the source shows as text. */
-export function renderMarkdown(text: string, env: RenderEnv, allowRawHtml = true): string {
+/**
+ * Renders markdown; raw HTML in the result still needs the sanitiser (see trusted-blocks.ts). With
+ * `allowRawHtml` false, HTML in the source shows as text.
+ */
+export function renderMarkdown(text: string, env: RenderEnv, allowRawHtml = true): RenderedMarkdown {
   const pair = env.flavour === 'comment' ? renderers.comment : renderers.document;
-  return (allowRawHtml ? pair.withHtml : pair.textOnly).render(text, env);
+  const md = allowRawHtml ? pair.withHtml : pair.textOnly;
+  return renderTrustedBlocks(md, md.parse(text, env), env);
 }

@@ -6,13 +6,14 @@ import { MAX_REFERENCE_LINKS, type RenderEnv } from './markdown-env.js';
 import { planRender } from './modes.js';
 import { nestsDeeperThan } from './nesting-guard.js';
 import { sanitizeRenderedHtml } from './sanitize.js';
+import { sanitizeAroundTrustedBlocks } from './trusted-blocks.js';
 import type { RenderRequest, RenderResult } from './types.js';
 
 export type { RenderRequest, RenderResult } from './types.js';
 
 /**
- * Markdown alone cannot nest this deep (see MAX_NESTING); deeper HTML comes from raw HTML in the
- * source, which is then shown as text rather than fed to the sanitiser in quadratic time.
+ * Raw HTML in the source nested deeper than this (counted in what the sanitiser parses: raw HTML and
+ * one placeholder per trusted block) is shown as text rather than fed to the sanitiser in quadratic time.
  */
 const MAX_HTML_DEPTH = 512;
 
@@ -42,9 +43,9 @@ export function renderDocument(request: RenderRequest): RenderResult {
     originalText: request.text,
     referenceLinkBudget: { remaining: MAX_REFERENCE_LINKS },
   });
-  let html = renderMarkdown(request.text, environment());
-  if (request.text.includes('<') && nestsDeeperThan(html, MAX_HTML_DEPTH)) {
-    html = renderMarkdown(request.text, environment(), false);
+  let rendered = renderMarkdown(request.text, environment());
+  if (rendered.rawHtml && nestsDeeperThan(rendered.skeleton, MAX_HTML_DEPTH)) {
+    rendered = renderMarkdown(request.text, environment(), false);
   }
-  return { ok: true, html: sanitizeRenderedHtml(html) };
+  return { ok: true, html: sanitizeAroundTrustedBlocks(rendered) };
 }

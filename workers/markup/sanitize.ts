@@ -134,6 +134,76 @@ function transformAnyTag(tagName: string, attribs: sanitizeHtml.Attributes): san
   return { tagName, attribs };
 }
 
+const ALLOWED_EMPTY_ATTRIBUTES = [
+  'alt', 'checked', 'disabled', 'open', 'selected', 'multiple', 'readonly', 'ismap', 'nohref', 'noshade', 'nowrap',
+  'compact', 'itemscope', 'autoplay', 'controls', 'muted', 'loop', 'playsinline', 'reversed',
+];
+const SCHEME_CHECKED_ATTRIBUTES = [...new Set([...(sanitizeHtml.defaults.allowedSchemesAppliedToAttributes ?? []), ...URL_ATTRIBUTES])];
+
+// The same rules as SANITIZE_OPTIONS, as sets, for the attributes markdown-it writes (see
+// trustedAttributes); test/markup/trusted-output.test.ts checks both give the same answers.
+const EMPTY_VALUE_ALLOWED = new Set(ALLOWED_EMPTY_ATTRIBUTES);
+const NEEDS_A_VALUE = new Set(sanitizeHtml.defaults.nonBooleanAttributes);
+const SCHEME_CHECKED = new Set(SCHEME_CHECKED_ATTRIBUTES);
+const VALID_ATTRIBUTE_NAME = /^[^\0\t\n\f\r /<=>]+$/;
+
+/**
+ * The scheme check sanitize-html applies to URL attributes (launder's `naughtyHref`): a scheme
+ * outside ALLOWED_SCHEMES, once ASCII control characters, spaces and HTML comments are removed.
+ * Relative and protocol-relative URLs pass.
+ */
+function hasDisallowedScheme(url: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  let href = url.replace(/[\x00-\x20]+/g, '');
+  for (let open = href.indexOf('<!--'); open >= 0; open = href.indexOf('<!--')) {
+    const close = href.indexOf('-->', open + 4);
+    if (close < 0) break;
+    href = href.slice(0, open) + href.slice(close + 3);
+  }
+  const scheme = /^([a-zA-Z][a-zA-Z0-9.\-+]*):/.exec(href)?.[1];
+  return scheme !== undefined && !ALLOWED_SCHEMES.includes(scheme.toLowerCase());
+}
+
+/** The class names sanitize-html keeps (only elements listed in ALLOWED_CLASSES get here). */
+function allowedClassNames(tagName: string, value: string): string {
+  const allowed = ALLOWED_CLASSES[tagName] ?? [];
+  return value
+    .split(/\s+/)
+    .filter((name) => allowed.some((rule) => (typeof rule === 'string' ? rule === name : rule.test(name))))
+    .join(' ');
+}
+
+/** Attribute values as sanitize-html escapes them, with the quotes Gitea writes (see serialiseLikeGitea). */
+function escapeAttributeValue(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;');
+}
+
+/**
+ * The attributes of an element markdown-it writes itself, as the sanitiser would leave them, ready to
+ * follow the tag name; null when the sanitiser would drop the element's tags (a link left with no
+ * attributes, any form control but a checkbox). The same allowlist, URL scheme checks, id prefixes
+ * and `rel` as sanitize-html with SANITIZE_OPTIONS, without parsing HTML: markdown-it's own elements
+ * skip the sanitiser (see trusted-blocks.ts). `srcset` and `style` would need sanitize-html's
+ * parsers; markdown-it writes neither, so they are dropped.
+ */
+export function trustedAttributes(tagName: string, attrs: ReadonlyArray<readonly [string, string]>): string | null {
+  const attribs: sanitizeHtml.Attributes = Object.create(null) as sanitizeHtml.Attributes;
+  // An HTML parser keeps the first of repeated attributes. markdown-it writes `<ol start>` as a number.
+  for (const [name, value] of attrs) if (!(name in attribs)) attribs[name] = String(value);
+  transformAnyTag(tagName, attribs);
+  if (tagName === 'input' && attribs.type !== 'checkbox') return null;
+  let rendered = '';
+  for (const name in attribs) {
+    let value = attribs[name]!;
+    if (!VALID_ATTRIBUTE_NAME.test(name) || name === 'srcset' || name === 'style') continue;
+    if (value === '' && !EMPTY_VALUE_ALLOWED.has(name) && NEEDS_A_VALUE.has(name)) continue;
+    if (SCHEME_CHECKED.has(name) && hasDisallowedScheme(value)) continue;
+    if (name === 'class' && (value = allowedClassNames(tagName, value)) === '') continue;
+    rendered += ` ${name}${value !== '' ? `="${escapeAttributeValue(value)}"` : EMPTY_VALUE_ALLOWED.has(name) ? '=""' : ''}`;
+  }
+  return tagName === 'a' && rendered === '' ? null : rendered;
+}
+
 /**
  * sanitize-html asks `allowedTags.indexOf(name)` for every tag and text node; on an 80-entry list
  * that linear search was a fifth of the sanitising time of large documents. Same answers, from a map.
@@ -153,12 +223,9 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string
   allowedStyles: { div: colourStyles, span: colourStyles, p: colourStyles, tr: colourStyles, th: colourStyles, td: colourStyles },
   allowedSchemes: ALLOWED_SCHEMES,
   allowedSchemesByTag: {},
-  allowedSchemesAppliedToAttributes: [...new Set([...(sanitizeHtml.defaults.allowedSchemesAppliedToAttributes ?? []), ...URL_ATTRIBUTES])],
+  allowedSchemesAppliedToAttributes: SCHEME_CHECKED_ATTRIBUTES,
   allowProtocolRelative: true,
-  allowedEmptyAttributes: [
-    'alt', 'checked', 'disabled', 'open', 'selected', 'multiple', 'readonly', 'ismap', 'nohref', 'noshade', 'nowrap',
-    'compact', 'itemscope', 'autoplay', 'controls', 'muted', 'loop', 'playsinline', 'reversed',
-  ],
+  allowedEmptyAttributes: ALLOWED_EMPTY_ATTRIBUTES,
   selfClosing: ['img', 'br', 'hr', 'input', 'col', 'source', 'wbr'],
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'xmp', 'noscript', 'noembed', 'noframes', 'iframe', 'template', 'title', 'plaintext', 'math', 'select'],
@@ -180,7 +247,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string
  * compare. Safe as plain replacements: in sanitised output ` />` only ends void tags, and quotes
  * only occur in text and attribute values.
  */
-function serialiseLikeGitea(html: string): string {
+export function serialiseLikeGitea(html: string): string {
   return html.replace(/ \/>/g, '/>').replace(/&quot;/g, '&#34;').replace(/'/g, '&#39;');
 }
 

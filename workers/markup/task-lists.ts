@@ -1,6 +1,6 @@
 // GitHub task lists: `- [ ] todo` and `- [x] done` become disabled checkboxes, marked up as Gitea does.
 import type MarkdownIt from 'markdown-it';
-import type { RendererRule, StateCore } from 'markdown-it';
+import type { RendererRule, StateCore, Token } from 'markdown-it';
 import type { RenderEnv } from './markdown-env.js';
 
 /** `[ ]`, `[x]` or `[X]` at the start of a list item, and the blanks after it. */
@@ -65,7 +65,9 @@ function taskListRule(state: StateCore): void {
     first.content = first.content.slice(marker[0].length);
     const item = tokens[i - 2]!;
     item.attrJoin('class', 'task-list-item');
-    item.meta = { ...item.meta, taskCheckbox: `<input type="checkbox" disabled="" data-source-position="${position}"${checked ? ' checked=""' : ''} />` };
+    const checkbox: Array<[string, string]> = [['type', 'checkbox'], ['disabled', ''], ['data-source-position', String(position)]];
+    if (checked) checkbox.push(['checked', '']);
+    item.meta = { ...item.meta, taskCheckbox: checkbox };
   }
 }
 
@@ -75,10 +77,10 @@ function taskListRule(state: StateCore): void {
  */
 const renderListItemOpen: RendererRule = (tokens, idx, options, _env, self) => {
   const item = tokens[idx]!;
-  const checkbox = item.meta?.taskCheckbox as string | undefined;
+  const checkbox = item.meta?.taskCheckbox as Array<[string, string]> | undefined;
   if (!checkbox) return self.renderToken(tokens, idx, options);
   const tight = tokens[idx + 1]?.type === 'paragraph_open' && tokens[idx + 1]!.hidden;
-  return `<li${self.renderAttrs(item)}>${checkbox}${tight ? '' : '\n'}`;
+  return `<li${self.renderAttrs(item)}><input${self.renderAttrs({ tag: 'input', attrs: checkbox } as Token)} />${tight ? '' : '\n'}`;
 };
 
 export function taskListsPlugin(md: MarkdownIt): void {
