@@ -16,9 +16,12 @@ function assertShas(...shas: string[]): void {
   for (const s of shas) if (!isValidSha(s)) throw new TypeError(`expected a full commit name, got ${JSON.stringify(s)}`);
 }
 
-/** The merge base, refusing unrelated histories and a head the base already contains. */
-async function requireMergeableHistory(repoPath: string, base: string, head: string): Promise<string> {
-  const mb = await mergeBase(repoPath, base, head);
+/**
+ * The merge base, refusing unrelated histories and a head the base already contains. `known` is a
+ * merge base the caller already computed for exactly these two commits (it saves a git process).
+ */
+async function requireMergeableHistory(repoPath: string, base: string, head: string, known?: string): Promise<string> {
+  const mb = known && isValidSha(known) ? known : await mergeBase(repoPath, base, head);
   if (mb === null) throw new UnrelatedHistoriesError(base, head);
   if (mb === head) throw new EmptyMergeError('already-merged', `${head} is already contained in ${base}`);
   return mb;
@@ -31,9 +34,10 @@ export async function mergeNoFastForward(
   head: string,
   message: string,
   ids: CommitIdentities,
+  opts: { knownMergeBase?: string } = {},
 ): Promise<string> {
   assertShas(base, head);
-  await requireMergeableHistory(repoPath, base, head);
+  await requireMergeableHistory(repoPath, base, head, opts.knownMergeBase);
   const merged = await mergeTree(repoPath, base, head);
   if (!merged.clean) throw new MergeConflictError('merge', merged.conflictedFiles);
   return commitTree(repoPath, { tree: merged.tree, parents: [base, head], message, ...ids });
@@ -50,10 +54,10 @@ export async function squash(
   message: string,
   author: Identity,
   committer: Identity,
-  opts: { allowEmpty?: boolean } = {},
+  opts: { allowEmpty?: boolean; knownMergeBase?: string } = {},
 ): Promise<string> {
   assertShas(base, head);
-  await requireMergeableHistory(repoPath, base, head);
+  await requireMergeableHistory(repoPath, base, head, opts.knownMergeBase);
   const merged = await mergeTree(repoPath, base, head);
   if (!merged.clean) throw new MergeConflictError('squash', merged.conflictedFiles);
   if (!opts.allowEmpty && merged.tree === (await treeOf(repoPath, base))) throw new EmptyMergeError('nothing-to-commit');
@@ -104,14 +108,16 @@ export interface StyleMergeRequest {
   message: string;
   author: Identity;
   committer: Identity;
+  /** The merge base of base and head when the caller knows it already. */
+  mergeBase?: string;
 }
 
 /** The commit the base should move to for a merge `style`. */
 export async function mergeCommitForStyle(repoPath: string, style: MergeStyle, req: StyleMergeRequest): Promise<string> {
   const ids = { author: req.author, committer: req.committer };
   switch (style) {
-    case 'merge': return mergeNoFastForward(repoPath, req.base, req.head, req.message, ids);
-    case 'squash': return squash(repoPath, req.base, req.head, req.message, req.author, req.committer);
+    case 'merge': return mergeNoFastForward(repoPath, req.base, req.head, req.message, ids, { knownMergeBase: req.mergeBase });
+    case 'squash': return squash(repoPath, req.base, req.head, req.message, req.author, req.committer, { knownMergeBase: req.mergeBase });
     case 'fast-forward-only': return fastForwardOnly(repoPath, req.base, req.head);
     case 'rebase': return rebase(repoPath, req.base, req.head, ids);
     case 'rebase-merge': return rebaseMerge(repoPath, req.base, req.head, req.message, ids);

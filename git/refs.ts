@@ -179,6 +179,21 @@ export async function listBranches(repoPath: string): Promise<BranchInfo[]> {
   return branches;
 }
 
+/**
+ * Several references of one repository read by a single git process (each spawn costs
+ * milliseconds on the merge path). Missing references are absent from the map.
+ */
+export async function resolveRefs(repoPath: string, refs: string[]): Promise<Map<string, string>> {
+  for (const ref of refs) assertValidRefName(ref);
+  // for-each-ref patterns also match references below a name (refs/heads/a matches refs/heads/a/b):
+  // only exact names are kept.
+  const out = await gitOk(['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', ...refs], { cwd: repoPath });
+  const wanted = new Set(refs);
+  const found = new Map<string, string>();
+  for (const [ref, sha] of parseRefLines(out)) if (wanted.has(ref)) found.set(ref, sha);
+  return found;
+}
+
 /** Every reference (not HEAD) and the object it points to. */
 export async function readAllRefs(repoPath: string): Promise<Map<string, string>> {
   const out = await gitOk(['for-each-ref', '--format=%(objectname) %(refname)'], { cwd: repoPath });

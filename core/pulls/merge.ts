@@ -106,7 +106,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     const manual = style === 'manually-merged';
     if (ctx.issue.is_closed && !ctx.pull.has_merged) return refuse(404, 'not found');
     if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return refuse(405, styleNotAllowedMessage(style));
-    const mergeability = manual ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [] } : await computeMergeability(ctx);
+    const mergeability = manual ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [] } : await computeMergeability(ctx, { reuseStored: true });
     const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
     if (!readiness.ready) {
       return readiness.waiting
@@ -131,7 +131,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
 
     let commit: string;
     try {
-      commit = await mergeCommitForStyle(ctx.basePath, style, { base: mergeability.baseSha, head: mergeability.headSha, message, author, committer });
+      commit = await mergeCommitForStyle(ctx.basePath, style, { base: mergeability.baseSha, head: mergeability.headSha, mergeBase: mergeability.mergeBase, message, author, committer });
     } catch (err) {
       const failure = gitFailure(err, style);
       if (failure) return failure;

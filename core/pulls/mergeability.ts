@@ -1,7 +1,7 @@
 // Computes a pull request's mergeability from git and stores it: the status Gitea shows through
 // `mergeable`, the merge base, the conflicted files and the diff size. Run by the pull request's
 // workflow (an activity), never on the request path.
-import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
+import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRef, resolveRefs, updateRef } from '../../git/index.js';
 import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
 import { NotFoundError } from '../errors.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
@@ -15,26 +15,62 @@ export interface MergeabilityResult {
   conflictedFiles: string[];
 }
 
+/** The three references a pull request operation starts from, read with one git call per repository. */
+interface PullRefs {
+  baseSha: string | null;
+  /** refs/pull/N/head in the base repository. */
+  pullRefSha: string | null;
+  /** The head branch in the head repository; null when it was deleted (or its repository was). */
+  branchSha: string | null;
+}
+
+async function readPullRefs(ctx: PullOperationContext): Promise<PullRefs> {
+  const base = branchRef(ctx.pull.base_branch);
+  const pullRef = pullHeadRef(ctx.pull.index);
+  const head = branchRef(ctx.pull.head_branch);
+  const sameRepo = ctx.headPath === ctx.basePath;
+  const inBase = await resolveRefs(ctx.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]);
+  const inHead = sameRepo ? inBase : ctx.headPath ? await resolveRefs(ctx.headPath, [head]) : new Map<string, string>();
+  return { baseSha: inBase.get(base) ?? null, pullRefSha: inBase.get(pullRef) ?? null, branchSha: inHead.get(head) ?? null };
+}
+
+/** Moves refs/pull/N/head to the head branch (fetching from a fork) when they differ. */
+async function moveHeadRef(ctx: PullOperationContext, refs: PullRefs): Promise<void> {
+  if (!refs.branchSha || refs.branchSha === refs.pullRefSha) return;
+  const ref = pullHeadRef(ctx.pull.index);
+  if (ctx.headRepo && ctx.headRepo.id !== ctx.baseRepo.id) await fetchIntoRepository(ctx.basePath, ctx.headPath!, branchRef(ctx.pull.head_branch), ref);
+  else await updateRef(ctx.basePath, ref, refs.branchSha, refs.pullRefSha, { reason: 'pull request head moved' });
+}
+
 /**
  * Brings refs/pull/N/head up to the head branch (fetching from a fork) and returns the head sha.
  * When the head branch is gone, the pull request keeps its last head.
  */
 export async function syncHeadRef(ctx: PullOperationContext): Promise<{ sha: string; branchDeleted: boolean }> {
-  const ref = pullHeadRef(ctx.pull.index);
-  const current = await resolveRef(ctx.basePath, ref);
-  const branchSha = ctx.headPath ? await resolveRef(ctx.headPath, branchRef(ctx.pull.head_branch)) : null;
-  if (!branchSha) return { sha: current ?? ctx.pull.head_commit_id, branchDeleted: true };
-  if (branchSha !== current) {
-    if (ctx.headRepo && ctx.headRepo.id !== ctx.baseRepo.id) await fetchIntoRepository(ctx.basePath, ctx.headPath!, branchRef(ctx.pull.head_branch), ref);
-    else await updateRef(ctx.basePath, ref, branchSha, current, { reason: 'pull request head moved' });
-  }
-  return { sha: branchSha, branchDeleted: false };
+  const refs = await readPullRefs(ctx);
+  if (!refs.branchSha) return { sha: refs.pullRefSha ?? ctx.pull.head_commit_id, branchDeleted: true };
+  await moveHeadRef(ctx, refs);
+  return { sha: refs.branchSha, branchDeleted: false };
 }
 
-export async function computeMergeability(ctx: PullOperationContext): Promise<MergeabilityResult> {
-  const { sha: headSha } = await syncHeadRef(ctx);
-  const baseSha = await resolveRef(ctx.basePath, branchRef(ctx.pull.base_branch));
+/** Statuses a finished check stores; `checking` and `error` mean there is no usable answer yet. */
+const SETTLED: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 'ancestor']);
+
+/**
+ * Mergeability of the pull request as its references stand now. With `reuseStored`, a stored check
+ * of exactly the current base and head commits is returned without running git again: the answer is
+ * a function of the two commits alone, and the merge itself still merges and compares-and-swaps.
+ */
+export async function computeMergeability(ctx: PullOperationContext, opts: { reuseStored?: boolean } = {}): Promise<MergeabilityResult> {
+  const refs = await readPullRefs(ctx);
+  await moveHeadRef(ctx, refs);
+  const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
+  const baseSha = refs.baseSha;
   if (!baseSha || !headSha) return { status: 'error', headSha: headSha ?? '', baseSha: baseSha ?? '', mergeBase: '', conflictedFiles: [] };
+  const { pull } = ctx;
+  if (opts.reuseStored && SETTLED.has(pull.status) && pull.checked_head === headSha && pull.checked_base === baseSha) {
+    return { status: pull.status, headSha, baseSha, mergeBase: pull.merge_base, conflictedFiles: pull.conflicted_files };
+  }
   const check = await checkMergeability(ctx.basePath, baseSha, headSha);
   return { status: check.status, headSha, baseSha, mergeBase: check.mergeBase ?? '', conflictedFiles: check.conflictedFiles };
 }
