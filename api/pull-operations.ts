@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UpdateDefinition } from '@temporalio/common';
 import { ServiceError, UnavailableError } from '../core/errors.js';
-import type { OperationOutcome, PullKey } from '../workflows/pull-messages.js';
+import type { OperationOutcome, OperationRequest, PullKey } from '../workflows/pull-messages.js';
 import type { Services } from './services.js';
 import { recordWorkflowOperation } from './plugins/metrics.js';
 
@@ -23,6 +23,8 @@ export interface OperationKey {
   updateId: string;
   /** Set for keys derived from the request (no Idempotency-Key header). */
   derived: string | null;
+  /** The HTTP request's id, carried into the workflow's memo and logs. */
+  requestId: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface OperationKey {
 export function idempotencyKey(request: FastifyRequest, operation: string, key: PullKey): OperationKey {
   const given = request.headers['idempotency-key'];
   const scope = `${operation}/${key.repoId}/${key.index}/${request.doer?.id ?? 0}`;
-  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null };
+  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null, requestId: request.id };
   const digest = createHash('sha256').update(JSON.stringify([request.method, request.url, request.body ?? null])).digest('hex').slice(0, 32);
   // The window slides from the first of a burst of identical requests (a fixed time bucket would
   // split a double click that straddles its boundary into two operations).
@@ -49,7 +51,7 @@ export function idempotencyKey(request: FastifyRequest, operation: string, key: 
     recentDerivedKeys.set(base, { key: derived, at: now });
   }
   const refusals = refusedDerivedKeys.get(derived) ?? 0;
-  return { updateId: refusals ? `${derived}/${refusals}` : derived, derived };
+  return { updateId: refusals ? `${derived}/${refusals}` : derived, derived, requestId: request.id };
 }
 
 function rememberRefusal(derived: string): void {
@@ -63,11 +65,11 @@ function transient(err: unknown): boolean {
   return /RESOURCE_EXHAUSTED|UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED|already completed|completing|closed|in-flight|WorkflowUpdateRPCTimeoutOrCancelled/i.test(text);
 }
 
-export async function runPullOperation<A extends unknown[]>(
+export async function runPullOperation<R extends OperationRequest>(
   services: Services,
   key: PullKey,
-  update: UpdateDefinition<OperationOutcome, A>,
-  args: A,
+  update: UpdateDefinition<OperationOutcome, [R]>,
+  request: R,
   operationKey: OperationKey,
   log?: { warn(obj: object, msg: string): void },
 ): Promise<OperationOutcome> {
@@ -76,7 +78,7 @@ export async function runPullOperation<A extends unknown[]>(
   // transient error; the next attempt reaches the existing or a new run.
   for (let attempt = 1; ; attempt++) {
     try {
-      const outcome = await services.pullWorkflows.execute(key, update, args, operationKey.updateId);
+      const outcome = await services.pullWorkflows.execute(key, update, [{ ...request, requestId: operationKey.requestId }], operationKey.updateId);
       recordWorkflowOperation(update.name, outcome.status);
       if (outcome.status >= 400 && operationKey.derived) rememberRefusal(operationKey.derived);
       return outcome;

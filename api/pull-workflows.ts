@@ -3,12 +3,14 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import type { UpdateDefinition, SignalDefinition } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
-import { pullWorkflowId, type OperationOutcome, type PullKey } from '../workflows/pull-messages.js';
+import { pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
 
 export interface PullWorkflowSettings {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** Given to workflows this client starts (TEMPORAL_HISTORY_EVENT_LIMIT); absent: the workflow's default. */
+  historyEventLimit?: number;
 }
 
 export class PullWorkflowClient {
@@ -16,18 +18,23 @@ export class PullWorkflowClient {
     readonly client: Client,
     private readonly connection: Connection,
     private readonly taskQueue: string,
+    private readonly historyEventLimit: number | undefined,
   ) {}
 
   static async connect(s: PullWorkflowSettings): Promise<PullWorkflowClient> {
     const connection = await Connection.connect({ address: s.address, connectTimeout: '5 seconds' });
-    return new PullWorkflowClient(new Client({ connection, namespace: s.namespace }), connection, s.taskQueue);
+    return new PullWorkflowClient(new Client({ connection, namespace: s.namespace }), connection, s.taskQueue, s.historyEventLimit);
+  }
+
+  private input(key: PullKey): PullWorkflowInput {
+    return this.historyEventLimit ? { key, historyEventLimit: this.historyEventLimit } : { key };
   }
 
   private startOperation(key: PullKey) {
     return new WithStartWorkflowOperation(pullRequestWorkflow, {
       workflowId: pullWorkflowId(key),
       taskQueue: this.taskQueue,
-      args: [{ key }],
+      args: [this.input(key)],
       workflowIdConflictPolicy: 'USE_EXISTING',
       memo: { repoId: key.repoId, index: key.index },
     });
@@ -54,7 +61,7 @@ export class PullWorkflowClient {
     const options = {
       workflowId: pullWorkflowId(key),
       taskQueue: this.taskQueue,
-      args: [{ key }] as [{ key: PullKey }],
+      args: [this.input(key)],
       signal: signal.name,
       signalArgs: args as unknown[],
       memo: { repoId: key.repoId, index: key.index },

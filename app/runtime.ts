@@ -11,6 +11,7 @@ import { ensureDatabaseExists, openDatabase, type Db } from '../db/connection.js
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
+import { installTemporalLogging } from '../workers/temporal-logging.js';
 import { PullWorkflowClient } from '../api/pull-workflows.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
@@ -43,6 +44,7 @@ async function openAndMigrate(config: Config): Promise<Db> {
 
 export async function startRuntime(config: Config, role: Role): Promise<Runtime> {
   const log = pino({ level: config.LOG_LEVEL });
+  installTemporalLogging(log);
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => log.error({ err }, 'error while stopping'));
@@ -65,7 +67,10 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
       stops.push(() => devServer!.stop());
       temporalAddress = devServer.address;
     }
-    const temporal = { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE };
+    const temporal = {
+      address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
+      historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT,
+    };
 
     let worker: RunningWorker | undefined;
     if (role === 'serve' || role === 'worker') {

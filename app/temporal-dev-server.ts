@@ -4,6 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -22,7 +24,7 @@ export interface DevServer {
 }
 
 /** Search attributes the pull request workflows set, so the Temporal UI can find them. */
-export const PULL_SEARCH_ATTRIBUTES = ['PullRepository=Keyword', 'PullIndex=Int', 'PullState=Keyword'];
+export const PULL_SEARCH_ATTRIBUTES = PULL_SEARCH_ATTRIBUTE_KEYS.map((k) => `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`);
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

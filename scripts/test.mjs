@@ -75,7 +75,8 @@ async function startTemporal() {
     '--headless',
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
     '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
-    '--search-attribute', 'PullRepository=Keyword', '--search-attribute', 'PullIndex=Int', '--search-attribute', 'PullState=Keyword'];
+    '--search-attribute', 'PullRepository=Keyword', '--search-attribute', 'PullIndex=Int', '--search-attribute', 'PullState=Keyword',
+    '--search-attribute', 'PullOperation=Keyword'];
   for (let i = 0; i < NAMESPACES; i++) args.push('--namespace', `t${i}`);
   const child = spawn(cli, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (!(await waitForPort(port, 60))) {

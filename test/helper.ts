@@ -15,6 +15,8 @@ import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '..
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
+import { installTemporalLogging } from '../workers/temporal-logging.js';
+import pino from 'pino';
 import { PullWorkflowClient } from '../api/pull-workflows.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
@@ -106,7 +108,9 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   let worker: RunningWorker | null = null;
   let pullWorkflows: PullWorkflowClient | null = null;
   if (temporal) {
-    const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE };
+    // Temporal's log lines follow TEST_LOG_LEVEL like the service's own (silent unless asked).
+    installTemporalLogging(pino({ level: config.LOG_LEVEL }));
+    const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT };
     if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config });
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }

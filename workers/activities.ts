@@ -59,9 +59,48 @@ function finalOnServiceError<A extends unknown[], R>(fn: (...args: A) => Promise
   };
 }
 
+/** The request id an operation's arguments carry (merge, update, state and base changes do). */
+function requestIdOf(args: unknown[]): string | undefined {
+  for (const arg of args) {
+    const id = (arg as { requestId?: unknown } | null)?.requestId;
+    if (typeof id === 'string') return id;
+  }
+  return undefined;
+}
+
+/**
+ * Logs each activity that carries an API request id when it ends, through the activity's logger
+ * (which adds the workflow id, activity type and attempt): with the API's log line and the
+ * workflow's "operation started", an operator follows one request end to end by its id.
+ */
+function logged<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    const requestId = requestIdOf(args);
+    let context: Context | null = null;
+    try {
+      context = Context.current();
+    } catch {
+      return fn(...args); // called outside an activity (tests)
+    }
+    if (requestId === undefined) return fn(...args);
+    const started = performance.now();
+    try {
+      const result = await fn(...args);
+      const status = (result as { status?: unknown } | null)?.status;
+      context.log.info('activity finished', { requestId, ms: Math.round(performance.now() - started), ...(typeof status === 'number' ? { status } : {}) });
+      return result;
+    } catch (err) {
+      context.log.warn('activity failed', { requestId, ms: Math.round(performance.now() - started), error: (err as Error).message });
+      throw err;
+    }
+  };
+}
+
 export function createActivities(deps: ActivityDeps): PullActivities {
   const activities = buildActivities(deps);
-  return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, finalOnServiceError(fn as (...a: unknown[]) => Promise<unknown>)])) as unknown as PullActivities;
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, fn]) => [name, logged(finalOnServiceError(fn as (...a: unknown[]) => Promise<unknown>))]),
+  ) as unknown as PullActivities;
 }
 
 function buildActivities(deps: ActivityDeps): PullActivities {
@@ -69,10 +108,15 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     async loadPullSummary(key: PullKey): Promise<PullSummary> {
       const row = await deps.db('issues as i')
         .leftJoin('pull_requests as p', 'p.issue_id', 'i.id')
+        .join('repositories as r', 'r.id', 'i.repo_id')
+        .join('users as u', 'u.id', 'r.owner_id')
         .where({ 'i.repo_id': key.repoId, 'i.index': key.index, 'i.is_pull': true })
-        .first('i.is_closed', 'p.has_merged', 'p.id');
-      if (!row) return { exists: false, pullId: 0, isClosed: false, hasMerged: false };
-      return { exists: true, pullId: Number(row.id ?? 0), isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged) };
+        .first('i.is_closed', 'p.has_merged', 'p.id', 'r.name as repo_name', 'u.name as owner_name');
+      if (!row) return { exists: false, pullId: 0, repository: '', isClosed: false, hasMerged: false };
+      return {
+        exists: true, pullId: Number(row.id ?? 0), repository: `${row.owner_name}/${row.repo_name}`,
+        isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged),
+      };
     },
     refreshMergeability: withHeartbeat(async (key) => {
       const result = await refreshMergeability(deps, key);

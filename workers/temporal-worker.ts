@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
+import { ensureSearchAttributes } from './search-attributes.js';
 
 export interface WorkerSettings {
   address: string;
@@ -28,6 +29,7 @@ export interface RunningWorker {
 }
 
 export async function startTemporalWorker(settings: WorkerSettings, deps: ActivityDeps): Promise<RunningWorker> {
+  await ensureSearchAttributes(settings.address, settings.namespace);
   const connection = await NativeConnection.connect({ address: settings.address });
   const worker = await Worker.create({
     connection,

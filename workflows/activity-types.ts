@@ -7,6 +7,8 @@ export interface PullSummary {
   exists: boolean;
   /** The pull request's database id (Gitea names it in the "already scheduled" message). */
   pullId: number;
+  /** owner/name of the base repository, for the workflow's search attributes. */
+  repository: string;
   isClosed: boolean;
   hasMerged: boolean;
 }

@@ -15,8 +15,14 @@ export interface OperationOutcome {
 
 export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manually-merged';
 
-export interface MergeRequest {
+/** What every operation carries: who asks, and the API request it came from (logs and memo name it). */
+export interface OperationRequest {
   doerId: number;
+  /** The HTTP request id (`X-Request-Id`), so one request can be followed into the workflow and its activities. */
+  requestId?: string;
+}
+
+export interface MergeRequest extends OperationRequest {
   /** Empty means the plain merge style. */
   style: MergeStyle | '';
   title: string;
@@ -42,27 +48,23 @@ export interface MergeOperation extends MergeRequest {
   operationId: string;
 }
 
-export interface UpdateBranchRequest {
-  doerId: number;
+export interface UpdateBranchRequest extends OperationRequest {
   style: 'merge' | 'rebase';
 }
 
-export interface CancelAutoMergeRequest {
-  doerId: number;
+export interface CancelAutoMergeRequest extends OperationRequest {
 }
 
-export interface SetStateRequest {
-  doerId: number;
+export interface SetStateRequest extends OperationRequest {
   state: 'open' | 'closed';
 }
 
-export interface ChangeBaseRequest {
-  doerId: number;
+export interface ChangeBaseRequest extends OperationRequest {
   base: string;
 }
 
 export interface PingRequest {
-  requestId: string;
+  requestId?: string;
 }
 
 /** The scheduled auto-merge, kept in the workflow and mirrored to pull_auto_merges. */
@@ -85,8 +87,16 @@ export interface PullWorkflowView {
 
 export interface PullWorkflowInput {
   key: PullKey;
+  /** Continue as new after this many history events (default in workflows/pull.ts). */
+  historyEventLimit?: number;
   /** State carried across continue-as-new. */
-  carried?: { operations: number; autoMerge: AutoMergeSchedule | null; mergeabilityStale: boolean };
+  carried?: {
+    operations: number;
+    autoMerge: AutoMergeSchedule | null;
+    mergeabilityStale: boolean;
+    lastOperation?: string;
+    lastRequestId?: string;
+  };
 }
 
 export const pingUpdate = defineUpdate<OperationOutcome, [PingRequest]>('ping');

@@ -2,15 +2,23 @@
 // takes one operation at a time — merge, update, auto-merge, close/reopen, base change — and keeps
 // mergeability fresh when the head or base moves.
 import {
-  ActivityFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, proxyActivities, setHandler, upsertMemo, workflowInfo,
+  ActivityFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, proxyActivities, setHandler, upsertMemo,
+  upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
+import { pullIndexKey, pullOperationKey, pullRepositoryKey, pullStateKey } from './search-attributes.js';
 import {
   baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, headChangedSignal, mergeUpdate, pingUpdate,
   reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
   type AutoMergeSchedule, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
 } from './pull-messages.js';
+
+/**
+ * A run continues as new after this many history events (or when the server suggests it first), so
+ * a pull request that lives for years never carries a huge history; tests pass a small limit.
+ */
+const HISTORY_EVENT_LIMIT = 2_000;
 
 // Reads and small writes: quick, retried on infrastructure errors.
 const records = proxyActivities<PullActivities>({
@@ -28,30 +36,52 @@ const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squ
 
 export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<void> {
   const { key } = input;
+  const historyLimit = input.historyEventLimit ?? HISTORY_EVENT_LIMIT;
   const mutex = new Mutex();
   let operations = input.carried?.operations ?? 0;
-  let lastOperation = '';
+  let lastOperation = input.carried?.lastOperation ?? '';
+  let lastRequestId = input.carried?.lastRequestId ?? '';
+  let running = '';
   let autoMerge: AutoMergeSchedule | null = input.carried?.autoMerge ?? null;
   // A new run refreshes mergeability when told the head or base moved (creation signals headChanged).
   let mergeabilityStale = input.carried?.mergeabilityStale ?? false;
   let autoMergeDue = autoMerge !== null;
   let finished = false;
   let state = 'open';
+  let repository = '';
+  const historyTooLong = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
 
-  const describe = () => upsertMemo({ repoId: key.repoId, index: key.index, state, autoMerge: autoMerge ? `${autoMerge.style} by user ${autoMerge.doerId}` : null, lastOperation });
+  // What the Temporal UI shows: search attributes to find the workflow, the memo to read it.
+  const describe = () => {
+    upsertSearchAttributes([
+      { key: pullRepositoryKey, value: repository || null },
+      { key: pullIndexKey, value: key.index },
+      { key: pullStateKey, value: state },
+      { key: pullOperationKey, value: running || null },
+    ]);
+    upsertMemo({
+      repoId: key.repoId, index: key.index, repository, state, operation: running || null, lastOperation, lastRequestId,
+      autoMerge: autoMerge ? `${autoMerge.style} by user ${autoMerge.doerId}` : null,
+    });
+  };
   // An activity that keeps failing (a bug, a broken disk) ends the operation with a 500 instead
   // of leaving the caller waiting; the workflow itself carries on.
-  const operation = <T>(name: string, fn: () => Promise<T>): Promise<T | OperationOutcome> =>
+  const operation = <T>(name: string, requestId: string | undefined, fn: () => Promise<T>): Promise<T | OperationOutcome> =>
     mutex.runExclusive(async () => {
       operations++;
-      lastOperation = name;
+      running = lastOperation = name;
+      lastRequestId = requestId ?? '';
       describe();
+      log.info('operation started', { operation: name, requestId: lastRequestId, updateId: currentUpdateInfo()?.id ?? null });
       try {
         return await fn();
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
-        log.error('operation failed', { operation: name, error: err.cause?.message ?? err.message });
+        log.error('operation failed', { operation: name, requestId: lastRequestId, error: err.cause?.message ?? err.message });
         return { status: 500, body: { message: `${name} failed: ${err.cause?.message ?? err.message}` } };
+      } finally {
+        running = '';
+        describe();
       }
     });
   const updateId = () => currentUpdateInfo()?.id ?? `${workflowInfo().runId}/${operations}`;
@@ -69,14 +99,14 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   };
 
   setHandler(pingUpdate, (request) =>
-    operation(`ping ${request.requestId}`, async () => {
+    operation('ping', request.requestId, async () => {
       const summary = await records.loadPullSummary(key);
       return { status: 200, body: { workflowId: workflowInfo().workflowId, operations, summary } };
     }),
   );
 
   setHandler(mergeUpdate, (request: MergeRequest) =>
-    operation(request.mergeWhenChecksSucceed ? 'schedule auto-merge' : `merge (${request.style || 'merge'})`, async () => {
+    operation(request.mergeWhenChecksSucceed ? 'schedule auto-merge' : `merge (${request.style || 'merge'})`, request.requestId, async () => {
       const id = updateId();
       if (request.mergeWhenChecksSucceed && autoMerge) {
         const summary = await records.loadPullSummary(key);
@@ -102,7 +132,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   } });
 
   setHandler(cancelAutoMergeUpdate, (request) =>
-    operation('cancel auto-merge', async () => {
+    operation('cancel auto-merge', request.requestId, async () => {
       if (!autoMerge) return { status: 404, body: { message: 'no auto merge is scheduled for this pull request' } };
       const allowed = await records.mayCancelAutoMerge(key, request.doerId, autoMerge.doerId);
       if (allowed.status !== 204) return allowed;
@@ -115,7 +145,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   );
 
   setHandler(updateBranchUpdate, (request) =>
-    operation(`update (${request.style})`, async () => {
+    operation(`update (${request.style})`, request.requestId, async () => {
       const outcome = await gitWork.updatePullBranch(key, request);
       if (outcome.status === 200) mergeabilityStale = true;
       return { status: outcome.status, body: outcome.body };
@@ -123,7 +153,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   );
 
   setHandler(setStateUpdate, (request) =>
-    operation(`set state ${request.state}`, async () => {
+    operation(`set state ${request.state}`, request.requestId, async () => {
       const outcome = await records.setPullState(key, request);
       if (outcome.status < 300) {
         state = request.state;
@@ -139,7 +169,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   );
 
   setHandler(changeBaseUpdate, (request) =>
-    operation(`change base to ${request.base}`, async () => {
+    operation(`change base to ${request.base}`, request.requestId, async () => {
       const outcome = await records.changePullBase(key, request);
       if (outcome.status < 300) mergeabilityStale = true;
       return outcome;
@@ -166,13 +196,13 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
 
   /** Runs a scheduled auto-merge as the user who scheduled it; cancels it when waiting cannot help. */
   const tryAutoMerge = () =>
-    operation('auto-merge attempt', async () => {
+    operation('auto-merge attempt', undefined, async () => {
       if (!autoMerge) return;
       const schedule = autoMerge;
       const outcome = await gitWork.mergePullRequest(key, {
         doerId: schedule.doerId, style: schedule.style, title: schedule.title, message: schedule.message, mergeCommitId: '', headCommitId: '',
         mergeWhenChecksSucceed: true, forceMerge: false, deleteBranchAfterMerge: schedule.deleteBranchAfterMerge,
-        operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`,
+        operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`, requestId: `auto-merge/${schedule.scheduledAt}`,
       });
       if (outcome.status === 200) {
         await finishMerge(outcome.deleteBranch, schedule.doerId);
@@ -189,14 +219,15 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     });
 
   const summary = await records.loadPullSummary(key);
+  repository = summary.repository;
   if (summary.hasMerged || summary.isClosed) {
     state = summary.hasMerged ? 'merged' : 'closed';
     finished = autoMerge === null;
   }
   describe();
 
-  while (!finished && !workflowInfo().continueAsNewSuggested) {
-    await condition(() => finished || mergeabilityStale || autoMergeDue || workflowInfo().continueAsNewSuggested);
+  while (!finished && !historyTooLong()) {
+    await condition(() => finished || mergeabilityStale || autoMergeDue || historyTooLong());
     if (finished) break;
     if (mergeabilityStale) {
       mergeabilityStale = false;
@@ -212,5 +243,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   }
   await condition(allHandlersFinished);
   if (finished) return;
-  await continueAsNew<typeof pullRequestWorkflow>({ key, carried: { operations, autoMerge, mergeabilityStale } });
+  await continueAsNew<typeof pullRequestWorkflow>({
+    key, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },
+  });
 }

@@ -127,7 +127,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
       // A pull request's state changes go through its workflow, so they cannot interleave with a merge.
       if (state !== 'open' && state !== 'closed') throw new PreconditionFailedError(`unknown state ${String(state).slice(0, 20)}`);
       const key = { repoId: ctx.repo.id, index: issue.index };
-      throwIfFailed(await runPullOperation(app.services, key, setStateUpdate, [{ doerId: doer.id, state }], idempotencyKey(request, 'setState', key)));
+      throwIfFailed(await runPullOperation(app.services, key, setStateUpdate, { doerId: doer.id, state }, idempotencyKey(request, 'setState', key)));
     } else if (state !== undefined && state !== (issue.is_closed ? 'closed' : 'open')) {
       // Pull requests that depend on this issue may have become mergeable (or not).
       await notifyDependentPulls(db, app.services.pullWorkflows, issue.id);

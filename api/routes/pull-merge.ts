@@ -78,7 +78,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     assertNotArchived(ctx.repo);
     const mergeRequest = mergeRequestFrom(request.body as MergeBody, request.doer.id);
     await markIssueRead(db, pull.issue_id, request.doer.id);
-    const outcome = await runPullOperation(app.services, key, mergeUpdate, [mergeRequest], idempotencyKey(request, 'merge', key));
+    const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, idempotencyKey(request, 'merge', key));
     return sendOutcome(reply, outcome, config.APP_URL);
   });
 
@@ -92,7 +92,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     const { ctx, key } = await loadPull(request);
     if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
-    const outcome = await runPullOperation(app.services, key, cancelAutoMergeUpdate, [{ doerId: request.doer.id }], idempotencyKey(request, 'cancelAutoMerge', key));
+    const outcome = await runPullOperation(app.services, key, cancelAutoMergeUpdate, { doerId: request.doer.id }, idempotencyKey(request, 'cancelAutoMerge', key));
     return sendOutcome(reply, outcome, config.APP_URL);
   });
 
@@ -109,7 +109,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const style = (request.query as { style?: string }).style === 'rebase' ? 'rebase' : 'merge';
-    const outcome = await runPullOperation(app.services, key, updateBranchUpdate, [{ doerId: request.doer.id, style }], idempotencyKey(request, 'update', key));
+    const outcome = await runPullOperation(app.services, key, updateBranchUpdate, { doerId: request.doer.id, style }, idempotencyKey(request, 'update', key));
     return sendOutcome(reply, { status: outcome.status, body: outcome.status === 200 ? undefined : outcome.body }, config.APP_URL);
   });
 }

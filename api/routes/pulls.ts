@@ -153,10 +153,10 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     await editPullFields(db, ctx, pull, issue, doer, edit);
     const key: PullKey = { repoId: ctx.repo.id, index: pull.index };
     if (state !== undefined && state !== (issue.is_closed ? 'closed' : 'open')) {
-      throwIfFailed(await runPullOperation(app.services, key, setStateUpdate, [{ doerId: doer.id, state }], idempotencyKey(request, 'setState', key)));
+      throwIfFailed(await runPullOperation(app.services, key, setStateUpdate, { doerId: doer.id, state }, idempotencyKey(request, 'setState', key)));
     }
     if (base !== undefined) {
-      throwIfFailed(await runPullOperation(app.services, key, changeBaseUpdate, [{ doerId: doer.id, base }], idempotencyKey(request, 'changeBase', key)));
+      throwIfFailed(await runPullOperation(app.services, key, changeBaseUpdate, { doerId: doer.id, base }, idempotencyKey(request, 'changeBase', key)));
     }
     return reply.code(201).send(await single(request, ctx, await loadPull(ctx, pull.index)));
   });

@@ -2,7 +2,10 @@
 // current head (never one for an older head), cancelled on request.
 import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
-import { merge, openPull, refOf, waitFor } from './world.js';
+import { pullWorkflowId } from '../../workflows/pull-messages.js';
+import { baseLog, merge, openPull, refOf, waitFor } from './world.js';
+
+const baseLogSubject = (w: Parameters<typeof baseLog>[0]) => baseLog(w, 'refs/heads/main', 1)[0]!.subject;
 
 t.test('auto-merge waits for the required checks of the current head', async (t) => {
   const w = await pullWorld(t);
@@ -77,4 +80,36 @@ t.test('auto-merge fires when the last condition met is an approval', async (t) 
   const review = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/reviews`, as: 'dave', body: { event: 'APPROVED', body: 'looks good' } });
   t.equal(review.statusCode, 200, review.body);
   t.ok(await waitFor(isMerged, 20_000, 50), 'the approval fires the scheduled merge');
+});
+
+t.test('a scheduled auto-merge survives its workflow continuing as new', async (t) => {
+  // A tiny history limit makes the waiting workflow continue as new after a few status posts.
+  const w = await pullWorld(t, { env: { TEMPORAL_HISTORY_EVENT_LIMIT: '60' } });
+  const rule = await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
+  } });
+  t.equal(rule.statusCode, 201, rule.body);
+  const p = await openPull(w, 'feature-long', { 'long.txt': 'l\n' });
+  const head = refOf(w, `refs/pull/${p}/head`)!;
+  t.equal((await merge(w, p, { do: 'squash', merge_when_checks_succeed: true, merge_title_field: 'after many runs' })).statusCode, 201);
+
+  const repoId = (await w.db('repositories').where({ lower_name: 'widget' }).orderBy('id').first('id')).id as number;
+  const handle = w.pullWorkflows!.client.workflow.getHandle(pullWorkflowId({ repoId, index: p }));
+  const firstRun = (await handle.describe()).runId;
+  const status = (state: string) => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${head}`, as: 'alice', body: { state, context: 'ci' } });
+  let posts = 0;
+  while ((await handle.describe()).runId === firstRun && posts < 60) {
+    await status('pending');
+    posts++;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.not((await handle.describe()).runId, firstRun, `continued as new after ${posts} pending statuses`);
+  const isMerged = async () => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' })).statusCode === 204;
+  t.notOk(await isMerged(), 'still waiting for the check');
+  t.match((await handle.describe()).memo, { autoMerge: /^squash by user \d+$/ }, 'the new run carries the schedule');
+
+  await status('success');
+  t.ok(await waitFor(isMerged, 20_000, 50), 'the carried schedule fires on the success status');
+  const log = baseLogSubject(w);
+  t.equal(log, 'after many runs', 'with the style and title it was scheduled with');
 });

@@ -1,0 +1,30 @@
+// Temporal's own log lines (worker state, workflow `log.*` calls, activity context loggers) written
+// through the service's pino logger, so they are JSON lines next to the API's, with the workflow
+// id, run id and activity type Temporal attaches as fields.
+import { Runtime, type LogLevel, type LogMetadata, type Logger } from '@temporalio/worker';
+import type { Logger as PinoLogger } from 'pino';
+
+const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error',
+};
+
+function pinoBackedLogger(log: PinoLogger): Logger {
+  const write = (level: LogLevel, message: string, meta?: LogMetadata) => log[PINO_LEVEL[level]]({ temporal: true, ...meta }, message);
+  return {
+    log: write,
+    trace: (message, meta) => write('TRACE', message, meta),
+    debug: (message, meta) => write('DEBUG', message, meta),
+    info: (message, meta) => write('INFO', message, meta),
+    warn: (message, meta) => write('WARN', message, meta),
+    error: (message, meta) => write('ERROR', message, meta),
+  };
+}
+
+/** Once per process, before the first worker or connection; later calls change nothing. */
+export function installTemporalLogging(log: PinoLogger): void {
+  try {
+    Runtime.install({ logger: pinoBackedLogger(log) });
+  } catch {
+    // A runtime already exists (an earlier worker in this process): it keeps its logger.
+  }
+}
