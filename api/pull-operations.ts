@@ -104,7 +104,8 @@ export function sendOutcome(reply: FastifyReply, outcome: OperationOutcome, appU
       return reply.code(outcome.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send((body as { raw: unknown }).raw);
     }
     // A workflow's 500 names the failing activity's error: that is for the log, not the client.
-    const message = outcome.status >= 500
+    // (A 507 or 503 names a condition the caller should see: it stays.)
+    const message = outcome.status === 500
       ? 'internal error: the operation failed; the server log has the details'
       : body && typeof body === 'object' && 'message' in (body as Record<string, unknown>) ? String((body as { message: unknown }).message) : '';
     return reply.code(outcome.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send({ message, url: `${appUrl}api/swagger` });

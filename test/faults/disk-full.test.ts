@@ -108,6 +108,7 @@ t.test('a full or read-only repository disk: push, branch creation, update and m
     for (const [what, res] of Object.entries(answers)) {
       t.equal(res.statusCode, 507, `${fault.name}, ${what}: 507 Insufficient Storage: ${res.body}`);
       t.same(Object.keys(res.json()).sort(), ['message', 'url'], `${fault.name}, ${what}: in Gitea's error shape`);
+      t.notMatch(res.json().message, /internal error/, `${fault.name}, ${what}: the message names the storage, not an internal error`);
     }
     t.same(refsOf(path), refsBefore, `${fault.name}: no ref moved`);
     fault.end();

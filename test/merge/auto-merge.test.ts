@@ -91,11 +91,15 @@ t.test('a scheduled auto-merge survives its workflow continuing as new', async (
   t.equal(rule.statusCode, 201, rule.body);
   const p = await openPull(w, 'feature-long', { 'long.txt': 'l\n' });
   const head = refOf(w, `refs/pull/${p}/head`)!;
-  t.equal((await merge(w, p, { do: 'squash', merge_when_checks_succeed: true, merge_title_field: 'after many runs' })).statusCode, 201);
+  const scheduled = await merge(w, p, { do: 'squash', merge_when_checks_succeed: true, merge_title_field: 'after many runs' }, 'alice', { 'x-request-id': 'trace-me-42' });
+  t.equal(scheduled.statusCode, 201);
+  t.equal(scheduled.headers['x-request-id'], 'trace-me-42');
 
   const repoId = (await w.db('repositories').where({ lower_name: 'widget' }).orderBy('id').first('id')).id as number;
   const handle = w.pullWorkflows!.client.workflow.getHandle(pullWorkflowId({ repoId, index: p }));
-  const firstRun = (await handle.describe()).runId;
+  const described = await handle.describe();
+  t.match(described.memo, { lastOperation: 'schedule auto-merge', lastRequestId: 'trace-me-42' }, 'the memo names the API request that scheduled it');
+  const firstRun = described.runId;
   const status = (state: string) => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${head}`, as: 'alice', body: { state, context: 'ci' } });
   let posts = 0;
   while ((await handle.describe()).runId === firstRun && posts < 60) {
