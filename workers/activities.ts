@@ -38,6 +38,8 @@ function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): 
     } catch {
       return fn(...args);
     }
+    // A local activity cannot heartbeat; its workflow task's timeout stands in.
+    if (context.info.isLocal) return fn(...args);
     const timer = setInterval(() => context!.heartbeat(), 1000);
     try {
       return await fn(...args);
