@@ -2,13 +2,15 @@
 // GET .../pulls/{index}/files (latency alone and at concurrency 8), the .diff stream (time to first
 // byte, total time, size) alone and at concurrency 4, and the server's peak RSS, which stays flat
 // because the diff is streamed from git, never buffered.
+// MariaDB on DB_HOST (default 127.0.0.1:3306).
 // Run: npx tsc -p . && node dist/bench/pull-files.js [seconds-per-run]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../app/config.js';
-import { openDatabase } from '../db/connection.js';
+import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
+import { dropMysqlDatabase } from '../test/helper.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
@@ -27,7 +29,12 @@ function percentile(sorted: number[], p: number): number {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
-  const config = loadConfig({ APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent', DB_TYPE: 'mysql',
+    DB_HOST: process.env.DB_HOST ?? '127.0.0.1:3306', DB_USER: process.env.DB_USER ?? 'root', DB_PASSWD: process.env.DB_PASSWD ?? '',
+    DB_NAME: `pullhost_bench_files_${process.pid}`,
+  });
+  await ensureDatabaseExists(config);
   const db = openDatabase(config);
   await migrateToLatest(db);
   const alice = await createUser(db, { username: 'alice', email: 'alice@example.com', password: 'correct-horse-battery' });
@@ -65,10 +72,12 @@ async function main() {
 
   // First page of files, one request at a time.
   const filesTimes: number[] = [];
+  let failures = 0;
   let total = '';
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now();
     const r = await fetch(`${pr}/files?limit=50`);
+    if (r.status !== 200) failures++;
     await r.json();
     total = r.headers.get('x-total-count') ?? '';
     filesTimes.push(performance.now() - t0);
@@ -76,6 +85,7 @@ async function main() {
   filesTimes.sort((a, b) => a - b);
   rows.push(['files, first page (limit 50), alone', 1, (1000 / (filesTimes.reduce((a, b) => a + b) / filesTimes.length)).toFixed(1), percentile(filesTimes, 50).toFixed(0), percentile(filesTimes, 99).toFixed(0), `X-Total-Count ${total}`]);
   const filesLoad = await runLoad({ url: `${pr}/files?limit=50`, connections: 8, seconds: SECONDS });
+  failures += filesLoad.errors + filesLoad.non2xx;
   rows.push(['files, first page (limit 50)', 8, filesLoad.requestsPerSecond.toFixed(1), filesLoad.p50, filesLoad.p99, `errors ${filesLoad.errors + filesLoad.non2xx}`]);
 
   // The .diff, read as a stream: first byte and last byte.
@@ -85,6 +95,7 @@ async function main() {
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
     const r = await fetch(`${pr}.diff`);
+    if (r.status !== 200) failures++;
     const reader = r.body!.getReader();
     bytes = 0;
     let first = true;
@@ -100,16 +111,19 @@ async function main() {
   whole.sort((a, b) => a - b);
   rows.push(['.diff, alone', 1, (1000 / (whole.reduce((a, b) => a + b) / whole.length)).toFixed(2), percentile(whole, 50).toFixed(0), percentile(whole, 99).toFixed(0), `first byte p50 ${percentile(firstByte, 50).toFixed(0)} ms; ${(bytes / 1024 / 1024).toFixed(1)} MiB`]);
   const diffLoad = await runLoad({ url: `${pr}.diff`, connections: 4, seconds: SECONDS });
+  failures += diffLoad.errors + diffLoad.non2xx;
   rows.push(['.diff', 4, diffLoad.requestsPerSecond.toFixed(2), diffLoad.p50, diffLoad.p99, `errors ${diffLoad.errors + diffLoad.non2xx}`]);
   const peak = rss.stop();
 
   process.stdout.write(`${table(['request', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'notes'], rows)}\n`);
   process.stdout.write(`\nserver RSS before the runs: ${baseline} MiB; peak during them: ${peak} MiB (the diff is ${(bytes / 1024 / 1024).toFixed(1)} MiB per response)\n`);
+  process.stdout.write(`${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
   await app.close();
   await pool.destroy();
   await db.destroy();
+  await dropMysqlDatabase(config);
   rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
+  process.exit(failures === 0 ? 0 : 1);
 }
 
 main().catch((err) => {
