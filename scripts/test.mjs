@@ -3,22 +3,14 @@
 // server for the run (a namespace per test file), runs tap over the compiled tests, stops it all.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
+import { ensureMariaDb, waitForPort } from './services.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NAMESPACES = 64;
 const say = (line) => process.stdout.write(`[test] ${line}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function portOpen(port, host = '127.0.0.1') {
-  return new Promise((resolve) => {
-    const s = createConnection({ host, port });
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-  });
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -29,32 +21,6 @@ function freePort() {
       srv.close(() => resolve(port));
     });
   });
-}
-
-async function waitForPort(port, seconds) {
-  for (let i = 0; i < seconds * 10; i++) {
-    if (await portOpen(port)) return true;
-    await sleep(100);
-  }
-  return false;
-}
-
-async function ensureMariaDb() {
-  const { hostname, port } = new URL(`mysql://${process.env.DB_HOST ?? '127.0.0.1:3306'}`);
-  const dbPort = Number(port || 3306);
-  if (await portOpen(dbPort, hostname)) return;
-  if (hostname !== '127.0.0.1' && hostname !== 'localhost') throw new Error(`MariaDB at ${hostname}:${dbPort} does not answer`);
-  if (!existsSync('/usr/sbin/mariadbd')) {
-    say('MariaDB is not installed: installing it from Debian packages...');
-    spawnSync('apt-get', ['update'], { stdio: 'inherit' });
-    const r = spawnSync('apt-get', ['install', '-y', 'mariadb-server'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (r.status !== 0) throw new Error('could not install mariadb-server');
-  }
-  say('MariaDB is not running: starting it...');
-  spawnSync('mkdir', ['-p', '/run/mysqld']);
-  spawnSync('chown', ['mysql:mysql', '/run/mysqld']);
-  spawnSync('start-stop-daemon', ['--start', '--oknodo', '--background', '--exec', '/usr/sbin/mariadbd'], { stdio: 'inherit' });
-  if (!(await waitForPort(dbPort, 60))) throw new Error('MariaDB did not start within 60 s');
 }
 
 // The browser test drives Debian's Chromium (never a browser downloaded by Playwright); without it

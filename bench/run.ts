@@ -1,0 +1,135 @@
+// Runs every benchmark, one after another, each in its own process against the real parts
+// (MariaDB, a Temporal dev server, git, the HTTP server with autocannon in yet another process),
+// and writes bench/RESULTS.md: the machine, the date, each scenario's exact command and figures.
+// A scenario that reports an error or a non-2xx answer (its exit status) fails the whole run.
+// Run: npm run bench            (or: npx tsc -p . && node dist/bench/run.js [--only name,name])
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot, temporalCliPath } from '../app/paths.js';
+import { table } from './load.js';
+
+interface Scenario {
+  name: string;
+  script: string;
+  args: string[];
+  /** What it measures, for the reader of RESULTS.md. */
+  about: string;
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'markdown', script: 'markdown', args: ['3'],
+    about: '`POST /api/v1/markdown` for 2 KB, 20 KB and 500 KB documents at 1, 8 and 64 connections, next to the renderer in a bare loop in one thread (the ceiling); main-thread event-loop delay p99 under 500 KB load; peak RSS.',
+  },
+  {
+    name: 'pulls-list', script: 'pulls-list', args: ['5'],
+    about: '`GET .../pulls` on a repository with 10,000 pull requests (several orders and filters) and one pull request `GET .../pulls/4321`, at 32 connections, on MariaDB; the query plans; peak RSS.',
+  },
+  {
+    name: 'pull-files', script: 'pull-files', args: ['5'],
+    about: 'A pull request of 2,000 files and 200,000 lines: the first page of `GET .../pulls/{index}/files` and the streamed `.diff`, alone and under load, on MariaDB; RSS before and at peak.',
+  },
+  {
+    name: 'merge', script: 'merge', args: ['20'],
+    about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, API and worker in one process; peak RSS.',
+  },
+  {
+    name: 'token-auth', script: 'token-auth', args: ['5'],
+    about: 'CPU per token authentication, and `GET /api/v1/version` anonymous against with a token (the overhead of authentication), SQLite and MariaDB; peak RSS.',
+  },
+];
+
+interface Outcome {
+  scenario: Scenario;
+  status: number;
+  seconds: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runScenario(s: Scenario): Promise<Outcome> {
+  const started = performance.now();
+  process.stdout.write(`[bench] ${s.name}: node dist/bench/${s.script}.js ${s.args.join(' ')}\n`);
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => { stdout += c; process.stdout.write(c); });
+  child.stderr.on('data', (c: Buffer) => { stderr = (stderr + c).slice(-20_000); });
+  return new Promise((resolve) => child.once('exit', (code) => resolve({
+    scenario: s, status: code ?? 1, seconds: Math.round((performance.now() - started) / 100) / 10, stdout, stderr,
+  })));
+}
+
+/** First line a command prints, or what went wrong. */
+function versionOf(command: string, args: string[]): string {
+  const r = spawnSync(command, args, { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split('\n')[0]! : `unavailable (${command})`;
+}
+
+function machine(): Array<[string, string]> {
+  const debian = (() => { try { return `Debian ${readFileSync('/etc/debian_version', 'utf8').trim()}`; } catch { return 'unknown'; } })();
+  const maria = (q: string) => versionOf('mariadb', ['-uroot', '-h127.0.0.1', '-N', '-e', q]);
+  return [
+    ['CPU', `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`],
+    ['memory', `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`],
+    ['system', `${debian}, Linux ${release()}`],
+    ['Node.js', process.version],
+    ['git', versionOf('git', ['--version'])],
+    ['MariaDB', `${maria('SELECT VERSION()')} (innodb_flush_log_at_trx_commit = ${maria('SELECT @@innodb_flush_log_at_trx_commit')})`],
+    ['Temporal', versionOf(temporalCliPath(''), ['--version'])],
+    ['load average at start', loadavg().map((l) => l.toFixed(2)).join(', ')],
+  ];
+}
+
+function report(outcomes: Outcome[], facts: Array<[string, string]>, startedAt: Date, command: string): string {
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`${command}\` on ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)} s in all). `
+      + 'Each scenario runs in its own process against the real parts; load comes from autocannon in a further process on the same machine, '
+      + 'so server and load generator share the cores: read the figures as relative, not as capacity. Earlier runs and the analysis behind '
+      + 'the changes they prompted are in [HISTORY.md](HISTORY.md).',
+    '',
+    '## Machine',
+    '',
+    table(['what', 'value'], facts),
+    `| load average at end | ${loadavg().map((l) => l.toFixed(2)).join(', ')} |`,
+    '',
+    '## Summary',
+    '',
+    table(['scenario', 'result', 'seconds', 'command'], outcomes.map((o) => [
+      o.scenario.name, o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`, o.seconds, `\`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\``,
+    ])),
+    '',
+  ];
+  for (const o of outcomes) {
+    lines.push(`## ${o.scenario.name}`, '', o.scenario.about, '', `Command: \`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\` — ${o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`}, ${o.seconds} s.`, '');
+    lines.push(o.stdout.trim(), '');
+    if (o.status !== 0) lines.push('Last lines of its error output:', '', '```', o.stderr.trim().split('\n').slice(-15).join('\n'), '```', '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.indexOf('--only');
+  const names = only >= 0 ? (process.argv[only + 1] ?? '').split(',') : null;
+  const chosen = names ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
+  if (chosen.length === 0) throw new Error(`no such scenario; there are: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const startedAt = new Date();
+  const facts = machine();
+  const outcomes: Outcome[] = [];
+  for (const s of chosen) outcomes.push(await runScenario(s));
+  const command = names ? `npm run bench -- --only ${chosen.map((s) => s.name).join(',')}` : 'npm run bench';
+  const path = join(projectRoot, 'bench', 'RESULTS.md');
+  writeFileSync(path, report(outcomes, facts, startedAt, command));
+  const failed = outcomes.filter((o) => o.status !== 0);
+  process.stdout.write(`\n[bench] wrote ${path}; ${failed.length === 0 ? 'every scenario passed' : `FAILED: ${failed.map((o) => o.scenario.name).join(', ')}`}\n`);
+  process.exit(failed.length === 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});
