@@ -1,7 +1,7 @@
 // Activities of the pull request workflow: thin wrappers over core/, built by a factory that
 // receives their dependencies. Each is safe to retry (see core/pulls/merge.ts for the journal).
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ServiceError } from '../core/errors.js';
+import { ServiceError, storageFailure } from '../core/errors.js';
 import type { Db } from '../db/connection.js';
 import { repositoriesRoot } from '../core/repositories.js';
 import { refreshMergeability } from '../core/pulls/mergeability.js';
@@ -49,13 +49,18 @@ function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): 
   };
 }
 
-/** A typed refusal (404, 409...) will not change on retry: fail the activity for good. */
+/**
+ * A typed refusal (404, 409...) will not change on retry, nor will a full or read-only disk within
+ * the retry window: fail the activity for good, with the HTTP status as the failure's detail so the
+ * workflow answers with it instead of a 500.
+ */
 function finalOnServiceError<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await fn(...args);
     } catch (err) {
-      if (err instanceof ServiceError) throw ApplicationFailure.create({ message: err.message, type: err.name, nonRetryable: true });
+      const final = err instanceof ServiceError ? err : storageFailure(err);
+      if (final) throw ApplicationFailure.create({ message: final.message, type: final.name, nonRetryable: true, details: [final.status] });
       throw err;
     }
   };

@@ -2,7 +2,7 @@
 // takes one operation at a time — merge, update, auto-merge, close/reopen, base change — and keeps
 // mergeability fresh when the head or base moves.
 import {
-  ActivityFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, patched, proxyActivities, proxyLocalActivities,
+  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, patched, proxyActivities, proxyLocalActivities,
   setHandler, upsertMemo, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
@@ -91,8 +91,11 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         return await fn();
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
-        log.error('operation failed', { operation: name, requestId: lastRequestId, error: err.cause?.message ?? err.message });
-        return { status: 500, body: { message: `${name} failed: ${err.cause?.message ?? err.message}` } };
+        // An activity's typed refusal carries its HTTP status (workers/activities.ts); anything else is a 500.
+        const cause = err.cause;
+        const status = cause instanceof ApplicationFailure && typeof cause.details?.[0] === 'number' ? cause.details[0] : 500;
+        log.error('operation failed', { operation: name, requestId: lastRequestId, status, error: cause?.message ?? err.message });
+        return { status, body: { message: status === 500 ? `${name} failed: ${cause?.message ?? err.message}` : cause!.message } };
       } finally {
         running = '';
         describe();
