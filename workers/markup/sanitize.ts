@@ -175,6 +175,7 @@ function allowedClassNames(tagName: string, value: string): string {
 
 /** Attribute values as sanitize-html escapes them, with the quotes Gitea writes (see serialiseLikeGitea). */
 function escapeAttributeValue(value: string): string {
+  if (!/[&<>"']/.test(value)) return value;
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;');
 }
 

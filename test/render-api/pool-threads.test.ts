@@ -1,0 +1,67 @@
+// The rendering pool's threads: lowered priority, results moved as bytes, large JSON bodies parsed
+// in the pool. Each test would fail if that part of the event-loop work were undone or broken.
+import { readdirSync, readFileSync } from 'node:fs';
+import t from 'tap';
+import { startTestServices } from '../helper.js';
+import { createTaskPool } from '../../workers/pool.js';
+import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
+import { renderDocument } from '../../workers/markup/render.js';
+import { request } from '../markup/helpers.js';
+
+/** Nice value of each thread of this process (field 19 of /proc/<pid>/task/<tid>/stat). */
+function threadNiceness(): Map<number, number> {
+  const niceness = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    niceness.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return niceness;
+}
+
+t.test('pool threads render at a lower priority than the event loop', async (t) => {
+  const pool = createTaskPool({ POOL_MIN_THREADS: 2, POOL_MAX_THREADS: 2, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 10_000 });
+  t.teardown(() => pool.destroy());
+  const text = '# Title\n\n- [x] done *é* [l](https://example.com)\n\n<b onclick="x">raw</b>';
+  const result = await pool.run<RenderedBody>({ kind: 'render', request: request({ text }) });
+  const expected = renderDocument(request({ text }));
+  t.ok(result.ok && expected.ok);
+  if (result.ok && expected.ok) {
+    t.type(result.html, Uint8Array, 'the HTML comes back as bytes');
+    t.equal(Buffer.from(result.html).toString('utf8'), expected.html, 'the same HTML as rendered in this thread');
+  }
+  if (process.platform !== 'linux') return;
+  const niceness = threadNiceness();
+  t.equal(niceness.get(process.pid), 0, 'the main thread keeps its priority');
+  t.equal([...niceness.values()].filter((nice) => nice === 10).length, 2, 'both pool threads run at nice 10');
+});
+
+t.test('JSON bodies parse in the pool as Fastify parses them', async (t) => {
+  const pool = createTaskPool({ POOL_MIN_THREADS: 1, POOL_MAX_THREADS: 1, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 10_000 });
+  t.teardown(() => pool.destroy());
+  const parse = (json: string) => pool.run<ParsedJson>({ kind: 'parseJson', body: Buffer.from(json) });
+  t.same(await parse('\ufeff{"Text":"é","Wiki":true}'), { ok: true, value: { Text: 'é', Wiki: true } }, 'a byte order mark is skipped');
+  t.same(await parse('{"Text": '), { ok: false });
+  t.same(await parse('{"a":{"__proto__":{"x":1}}}'), { ok: false }, 'a __proto__ key is refused');
+  t.same(await parse('{"constructor":{"prototype":{}}}'), { ok: false }, 'a constructor.prototype key is refused');
+  t.same(await parse('{"constructor":"fine"}'), { ok: true, value: { constructor: 'fine' } });
+});
+
+t.test('large and small JSON bodies get the same answers', async (t) => {
+  const { app } = await startTestServices(t, { dbType: 'sqlite3', env: { MARKUP_BODY_LIMIT: String(4 << 20) } });
+  const post = (payload: string) => app.inject({ method: 'POST', url: '/api/v1/markdown', headers: { 'content-type': 'application/json' }, payload });
+  const padding = ' '.repeat(100_000);
+  for (const [name, json] of [
+    ['a document', '{"Mode":"gfm","Text":"## Title\\n\\n*it* <b>b</b>"}'],
+    ['invalid JSON', '{"Mode":"gfm","Text":'],
+    ['a prototype key', '{"__proto__":{"x":1},"Text":"a"}'],
+    ['an unknown mode', '{"Mode":"fancy","Text":"x"}'],
+  ]) {
+    const small = await post(json!);
+    const large = await post(json!.replace('{', `{${padding}`));
+    t.equal(large.statusCode, small.statusCode, `${name}: status ${small.statusCode}`);
+    t.equal(large.body, small.body, `${name}: body`);
+  }
+  const document = await post(JSON.stringify({ Mode: 'gfm', Text: '*x* '.repeat(50_000) }));
+  t.equal(document.statusCode, 200);
+  t.equal(document.body, `<p>${'<em>x</em> '.repeat(49_999)}<em>x</em></p>\n`);
+});
