@@ -20,6 +20,20 @@ const MarkdownOption = Type.Omit(MarkupOption, ['FilePath']);
 
 const HtmlResponse = { 200: Type.String({ description: 'HTML fragment' }), 422: Type.String({ description: 'plain text error, ending in a newline' }) };
 
+/** The JSON-bodied rendering routes. */
+const JSON_ROUTES = [
+  {
+    url: '/api/v1/markup', kind: 'markup', body: MarkupOption,
+    summary: 'Render a markup document as HTML',
+    description: 'Modes gfm, comment and file (by the extension of FilePath; markdown extensions and .csv/.tsv). Errors are text/plain with a trailing newline: 422 `Unknown mode: <mode>` and `Unsupported render extension: .<ext>`.',
+  },
+  {
+    url: '/api/v1/markdown', kind: 'markdown', body: MarkdownOption,
+    summary: 'Render a markdown document as HTML',
+    description: 'Modes gfm, comment and markdown (plain markdown: wiki syntax stays literal). Empty Text gives an empty 200.',
+  },
+] as const;
+
 /** Aborts the render when the client goes away, so no worker keeps working for nobody. */
 function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
@@ -76,35 +90,18 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
   });
 
   function registerJsonRoutes(routes: FastifyInstance): void {
-    routes.post('/api/v1/markup', {
-      bodyLimit: config.MARKUP_BODY_LIMIT,
-      config: { scope: 'misc' },
-      schema: {
-        tags: ['miscellaneous'],
-        summary: 'Render a markup document as HTML',
-        description: 'Modes gfm, comment and file (by the extension of FilePath; markdown extensions and .csv/.tsv). Errors are text/plain with a trailing newline: 422 `Unknown mode: <mode>` and `Unsupported render extension: .<ext>`.',
-        body: MarkupOption,
-        response: HtmlResponse,
-      },
-    }, async (request, reply) => {
-      const b = request.body as Static<typeof MarkupOption>;
-      return render(request, reply, { kind: 'markup', mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath: b.FilePath ?? '' });
-    });
-
-    routes.post('/api/v1/markdown', {
-      bodyLimit: config.MARKUP_BODY_LIMIT,
-      config: { scope: 'misc' },
-      schema: {
-        tags: ['miscellaneous'],
-        summary: 'Render a markdown document as HTML',
-        description: 'Modes gfm, comment and markdown (plain markdown: wiki syntax stays literal). Empty Text gives an empty 200.',
-        body: MarkdownOption,
-        response: HtmlResponse,
-      },
-    }, async (request, reply) => {
-      const b = request.body as Static<typeof MarkdownOption>;
-      return render(request, reply, { kind: 'markdown', mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath: '' });
-    });
+    for (const route of JSON_ROUTES) {
+      routes.post(route.url, {
+        bodyLimit: config.MARKUP_BODY_LIMIT,
+        config: { scope: 'misc' },
+        schema: { tags: ['miscellaneous'], summary: route.summary, description: route.description, body: route.body, response: HtmlResponse },
+      }, async (request, reply) => {
+        const b = request.body as Static<typeof MarkupOption>;
+        // FilePath is a /markup field only.
+        const filePath = route.kind === 'markup' ? b.FilePath ?? '' : '';
+        return render(request, reply, { kind: route.kind, mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath });
+      });
+    }
   }
 
   // The raw body is markdown whatever its content type says, as in Gitea.
