@@ -1,20 +1,13 @@
 // What every repository route does first: load the repository for the request's doer (404 when
 // they may not see it), and demand a signed-in doer, an access level and a writable repository.
 import type { FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../core/errors.js';
-import { TOKEN_REQUIRED_MESSAGE } from '../core/auth/messages.js';
 import { isPublicOnly } from '../core/auth/scopes.js';
 import { assertNotArchived, loadRepository, requireMode, type AccessMode, type RepoContext } from '../core/permissions.js';
 import type { UserRow } from '../db/users.js';
+import { requireSignedIn } from './plugins/auth.js';
 
 export function doerOf(request: FastifyRequest): UserRow | null {
   return request.doer ?? null;
-}
-
-export function requireDoer(request: FastifyRequest): UserRow {
-  const doer = doerOf(request);
-  if (!doer) throw new UnauthorizedError(TOKEN_REQUIRED_MESSAGE);
-  return doer;
 }
 
 /** Whether the request used a public-only token (private repositories are then refused). */
@@ -43,7 +36,7 @@ export async function repoForChange(
   opts: { allowArchived?: boolean; message?: string } = {},
 ): Promise<RepoContext & { doer: UserRow }> {
   const ctx = await repoFromRequest(request, params);
-  const doer = requireDoer(request);
+  const doer = requireSignedIn(request);
   requireMode(ctx, needed, opts.message);
   if (!opts.allowArchived) assertNotArchived(ctx.repo);
   return { ...ctx, doer };

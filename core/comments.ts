@@ -1,7 +1,8 @@
 // Issue comments, including the records merges and branch deletions leave on a pull request.
+import { isBlocked } from './blocks.js';
 import type { Knex } from 'knex';
 import { ForbiddenError, UnprocessableError } from './errors.js';
-import { atLeast, isBlockedBy, type RepoContext } from './permissions.js';
+import { atLeast, type RepoContext } from './permissions.js';
 import { issuesStore, type CommentRow, type IssueRow } from '../db/issues.js';
 import type { UserRow } from '../db/users.js';
 
@@ -27,7 +28,7 @@ export async function postComment(db: Knex, ctx: RepoContext, issue: IssueRow, d
   if (!body.trim()) throw new UnprocessableError('[body]: Required');
   if (body.length > MAX_COMMENT_LENGTH) throw new UnprocessableError(`[body]: MaxSize(${MAX_COMMENT_LENGTH})`);
   if (issue.is_locked && !atLeast(ctx.mode, 'write')) throw new ForbiddenError('this issue is locked');
-  if (await isBlockedBy(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
-  if (issue.poster_id !== null && await isBlockedBy(db, issue.poster_id, doer.id)) throw new ForbiddenError('user is blocked by the issue poster');
+  if (await isBlocked(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+  if (issue.poster_id !== null && await isBlocked(db, issue.poster_id, doer.id)) throw new ForbiddenError('user is blocked by the issue poster');
   return db.transaction((trx) => addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'comment', content: body }));
 }

@@ -1,8 +1,9 @@
 // Forks: a copy of a repository (all branches, shared history) owned by the doer or one of their
 // organizations, so pull requests between the two work (services/repository/fork.go).
+import { isBlocked } from './blocks.js';
 import { stat } from 'node:fs/promises';
 import { ConflictError, ForbiddenError, UnprocessableError } from './errors.js';
-import { isBlockedBy, type RepoContext } from './permissions.js';
+import { type RepoContext } from './permissions.js';
 import { repoDiskPath, repoNameProblem, RepoExistsError, type RepoDeps } from './repositories.js';
 import { isUniqueViolation } from '../db/connection.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
@@ -32,9 +33,9 @@ async function forkOwner(deps: RepoDeps, doer: UserRow, organization: string | n
 
 export async function forkRepositoryFor(deps: RepoDeps, base: RepoContext, input: ForkInput): Promise<{ repo: RepoRow; owner: UserRow }> {
   const { doer } = input;
-  if (await isBlockedBy(deps.db, base.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+  if (await isBlocked(deps.db, base.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
   const owner = await forkOwner(deps, doer, input.organization);
-  if (owner.id !== doer.id && (await isBlockedBy(deps.db, owner.id, doer.id))) throw new ForbiddenError('user is blocked by the organization');
+  if (owner.id !== doer.id && (await isBlocked(deps.db, owner.id, doer.id))) throw new ForbiddenError('user is blocked by the organization');
   const name = input.name || base.repo.name;
   const problem = repoNameProblem(name);
   if (problem) throw new UnprocessableError(problem);

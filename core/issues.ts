@@ -1,7 +1,8 @@
 // Plain issue rules: creation with the shared per-repository index, editing, closing and reopening.
+import { isBlocked } from './blocks.js';
 import type { Knex } from 'knex';
 import { BadRequestError, ForbiddenError, NotFoundError, PreconditionFailedError, UnprocessableError } from './errors.js';
-import { atLeast, isBlockedBy, repoAccessMode, type RepoContext } from './permissions.js';
+import { atLeast, repoAccessMode, type RepoContext } from './permissions.js';
 import { allocateIssueIndex } from './issue-index.js';
 import { labelsForIssue } from './labels.js';
 import { findMilestone } from './milestones.js';
@@ -71,7 +72,7 @@ export interface NewIssue {
 }
 
 export async function createIssue(db: Knex, ctx: RepoContext, doer: UserRow, input: NewIssue): Promise<IssueRow> {
-  if (await isBlockedBy(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+  if (await isBlocked(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
   const title = checkTitle(input.title);
   // Only writers may set labels, milestone, assignees and deadline; Gitea ignores them for others.
   const canWrite = atLeast(ctx.mode, 'write');

@@ -85,7 +85,3 @@ export function assertNotArchived(repo: RepoRow): void {
   if (repo.is_archived) throw new LockedError('repo is archived');
 }
 
-/** Whether `blocker` (a user or an organization) has blocked `blockee`. */
-export async function isBlockedBy(db: Knex, blockerId: number, blockeeId: number): Promise<boolean> {
-  return Boolean(await db('user_blocks').where({ blocker_id: blockerId, blockee_id: blockeeId }).first('blocker_id'));
-}

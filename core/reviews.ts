@@ -1,8 +1,9 @@
 // Pull request reviews as far as required approvals need them: verdicts, who is official, and the
 // approval state a branch protection rule asks about.
+import { isBlocked } from './blocks.js';
 import type { Knex } from 'knex';
 import { ForbiddenError, NotFoundError, UnprocessableError } from './errors.js';
-import { atLeast, isBlockedBy, type RepoContext } from './permissions.js';
+import { atLeast, type RepoContext } from './permissions.js';
 import { reviewsStore, type ReviewRow, type ReviewType } from '../db/reviews.js';
 import type { IssueRow } from '../db/issues.js';
 import type { UserRow } from '../db/users.js';
@@ -28,7 +29,7 @@ export async function submitReview(db: Knex, ctx: RepoContext, issue: IssueRow, 
   }
   if (issue.poster_id === doer.id && type === 'APPROVED') throw new UnprocessableError('approve your own pull is not allowed');
   if (issue.poster_id === doer.id && type === 'REQUEST_CHANGES') throw new UnprocessableError('reject your own pull is not allowed');
-  if (await isBlockedBy(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+  if (await isBlocked(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
   const official = (type === 'APPROVED' || type === 'REQUEST_CHANGES') && atLeast(ctx.mode, 'write');
   const id = await db.transaction(async (trx) => {
     const store = reviewsStore(trx);

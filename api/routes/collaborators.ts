@@ -1,12 +1,14 @@
 // Collaborators of a repository (routers/api/v1/repo/collaborators.go).
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors.js';
-import { atLeast, isBlockedBy, repoAccessMode } from '../../core/permissions.js';
+import { atLeast, repoAccessMode } from '../../core/permissions.js';
+import { isBlockedEitherWay } from '../../core/blocks.js';
 import { nowUnix } from '../../db/time.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
 import { readPaging, PagingQuery, setPagingHeaders } from '../paging.js';
-import { repoForChange, repoFromRequest, requireDoer } from '../repo-request.js';
+import { repoForChange, repoFromRequest } from '../repo-request.js';
 import { AddCollaboratorOption, ApiError, RepoCollaboratorPermission, UserRef } from '../schemas/repo.js';
 import { toApiUser } from '../serializers/user.js';
 
@@ -33,7 +35,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoFromRequest(request, request.params);
-    const viewer = requireDoer(request);
+    const viewer = requireSignedIn(request);
     const paging = readPaging(request.query, config);
     const total = Number((await db('collaborations').where({ repo_id: ctx.repo.id }).count({ n: '*' }).first())?.n ?? 0);
     const rows = await db('collaborations as c').join('users as u', 'u.id', 'c.user_id').where('c.repo_id', ctx.repo.id)
@@ -51,7 +53,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoFromRequest(request, request.params);
-    requireDoer(request);
+    requireSignedIn(request);
     const user = await existingUser(request.params.collaborator);
     const row = await db('collaborations').where({ repo_id: ctx.repo.id, user_id: user.id }).first('mode');
     if (!row) throw new NotFoundError();
@@ -70,7 +72,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
     const user = await existingUser(request.params.collaborator);
     if (user.id === ctx.owner.id) throw new UnprocessableError('user is the owner of the repository');
     if (!user.is_active) throw new UnprocessableError("collaborator's account is inactive");
-    if ((await isBlockedBy(db, ctx.owner.id, user.id)) || (await isBlockedBy(db, user.id, ctx.owner.id))) {
+    if (await isBlockedEitherWay(db, ctx.owner.id, user.id)) {
       throw new ForbiddenError('user is blocked');
     }
     const mode = request.body?.permission ?? 'write';
@@ -100,7 +102,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request) => {
     const ctx = await repoFromRequest(request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     const self = doer.lower_name === request.params.collaborator.toLowerCase();
     if (!doer.is_admin && !self && !atLeast(ctx.mode, 'admin')) {
       throw new ForbiddenError('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');

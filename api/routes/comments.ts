@@ -1,5 +1,6 @@
 // Issue comments (Gitea's routers/api/v1/repo/issue_comment.go). Merge and branch-deletion records
 // are comments too, so they appear here.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { assertNotArchived } from '../../core/permissions.js';
@@ -9,7 +10,7 @@ import { issuesStore } from '../../db/issues.js';
 import { setTotalCount } from '../paging.js';
 import { renderComments } from '../serializers/issue.js';
 import { ApiError, Comment, CreateIssueCommentOption, IssueParams } from '../schemas/issue.js';
-import { repoForRequest, requireDoer } from './issues-common.js';
+import { repoForRequest } from './issues-common.js';
 
 const ListQuery = Type.Object({
   since: Type.Optional(Type.String({ format: 'date-time', maxLength: 64 })),
@@ -37,7 +38,7 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['issue'], summary: 'Add a comment to an issue', params: IssueParams, body: CreateIssueCommentOption, response: { 201: Comment, ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const comment = await postComment(db, ctx, issue, doer, request.body.body);

@@ -1,5 +1,6 @@
 // Issue dependencies (Gitea's routers/api/v1/repo/issue_dependency.go): the path issue is blocked by
 // the body's issue. POST and DELETE answer 201 with the path issue, as Gitea's code does.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { ForbiddenError } from '../../core/errors.js';
@@ -11,7 +12,7 @@ import { usersStore } from '../../db/users.js';
 import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { renderIssue, renderIssues } from '../serializers/issue.js';
 import { ApiError, Issue, IssueMeta, IssueParams } from '../schemas/issue.js';
-import { repoForRequest, requireDoer } from './issues-common.js';
+import { repoForRequest } from './issues-common.js';
 
 const Paging = Type.Object(PagingQuery);
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
@@ -22,7 +23,7 @@ export async function dependencyRoutes(app: FastifyInstance): Promise<void> {
   /** The path issue, checked for writing, and the body's issue, which the doer must be able to read. */
   async function pair(request: FastifyRequest<{ Params: Static<typeof IssueParams>; Body: Static<typeof IssueMeta> }>) {
     const ctx = await repoForRequest(db, request, request.params);
-    requireDoer(request);
+    requireSignedIn(request);
     assertNotArchived(ctx.repo);
     if (!atLeast(ctx.mode, 'write')) throw new ForbiddenError('user should have a permission to write to a repo');
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);

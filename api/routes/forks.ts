@@ -1,4 +1,5 @@
 // Forks of a repository: create one (202, as Gitea answers) and list those the caller can see.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { forkRepositoryFor } from '../../core/forks.js';
@@ -6,7 +7,7 @@ import { repoAccessMode } from '../../core/permissions.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
 import { readPaging, PagingQuery, setPagingHeaders } from '../paging.js';
-import { repoFromRequest, requireDoer, doerOf } from '../repo-request.js';
+import { repoFromRequest, doerOf } from '../repo-request.js';
 import { ApiError, CreateForkOption, OwnerRepoParams, Repository } from '../schemas/repo.js';
 import { loadApiRepo } from '../serializers/repo.js';
 
@@ -25,7 +26,7 @@ export async function forkRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const base = await repoFromRequest(request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     const { repo, owner } = await forkRepositoryFor(deps, base, { doer, organization: request.body?.organization, name: request.body?.name });
     reply.code(202);
     return loadApiRepo(deps, repo, doer, config.APP_URL, { owner });

@@ -1,6 +1,5 @@
 // What the issue-side route modules share: loading the repository for the request and the doer check.
 import type { FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../../core/errors.js';
 import { loadRepository, type RepoContext } from '../../core/permissions.js';
 import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/users.js';
@@ -12,15 +11,6 @@ export async function repoForRequest(db: Db, request: FastifyRequest, params: { 
     doer: request.doer ?? null,
     publicOnly: request.auth?.scopes?.includes('public-only') ?? false,
   });
-}
-
-/**
- * Writes need a signed-in user. Call it after loading the repository: a private repository is 404
- * to anonymous callers (Gitea's repo assignment runs before its token check).
- */
-export function requireDoer(request: FastifyRequest): UserRow {
-  if (!request.doer) throw new UnauthorizedError('token is required');
-  return request.doer;
 }
 
 export function repoApiUrl(appUrl: string, ctx: RepoContext): string {

@@ -1,5 +1,6 @@
 // Plain issues: create, list, get, edit (Gitea's routers/api/v1/repo/issue.go). Pull requests are
 // listed here too (type filter), as in Gitea; their own endpoints live with the pull requests.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError, PreconditionFailedError, UnprocessableError } from '../../core/errors.js';
@@ -12,7 +13,7 @@ import { usersStore, USER_TYPE } from '../../db/users.js';
 import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { renderIssue, renderIssues } from '../serializers/issue.js';
 import { ApiError, CreateIssueOption, EditIssueOption, Issue, IssueParams, OwnerRepoParams } from '../schemas/issue.js';
-import { repoForRequest, requireDoer } from './issues-common.js';
+import { repoForRequest } from './issues-common.js';
 import { idempotencyKey, runPullOperation } from '../pull-operations.js';
 import { notifyDependentPulls } from '../../core/pulls/state.js';
 import { setStateUpdate, type OperationOutcome } from '../../workflows/pull-messages.js';
@@ -50,7 +51,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     assertNotArchived(ctx.repo);
     if (!ctx.repo.has_issues) throw new NotFoundError('issues are disabled for this repository');
     const issue = await createIssue(db, ctx, doer, request.body);
@@ -117,7 +118,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const { state, ...rest } = request.body;

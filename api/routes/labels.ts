@@ -1,4 +1,5 @@
 // Labels of repositories and of organizations (Gitea's routers/api/v1/repo/label.go and org/label.go).
+import { requireSignedIn } from '../plugins/auth.js';
 import { isOrgMember, isOrgOwner } from '../../core/organizations.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
@@ -10,7 +11,7 @@ import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
 import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { toApiLabel } from '../serializers/label.js';
 import { ApiError, CreateLabelOption, EditLabelOption, Label, OrgParams, OwnerRepoParams } from '../schemas/issue.js';
-import { repoForRequest, requireDoer } from './issues-common.js';
+import { repoForRequest } from './issues-common.js';
 
 const LabelIdParam = { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'id of the label' }) };
 const RepoLabelParams = Type.Object({ ...OwnerRepoParams.properties, ...LabelIdParam });
@@ -25,7 +26,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
   // ---- repository labels
   async function repoLabels(request: FastifyRequest, params: { owner: string; repo: string }, write: boolean) {
     const ctx = await repoForRequest(db, request, params);
-    if (write) requireDoer(request);
+    if (write) requireSignedIn(request);
     if (write) {
       requireMode(ctx, 'write');
       assertNotArchived(ctx.repo);
@@ -82,7 +83,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- organization labels: everyone who can see the organization reads them, owners write them
   async function orgLabels(request: FastifyRequest, orgName: string, write: boolean) {
-    const doer: UserRow | null = write ? requireDoer(request) : request.doer ?? null;
+    const doer: UserRow | null = write ? requireSignedIn(request) : request.doer ?? null;
     const org = await usersStore(db).byName(orgName);
     if (!org || org.type !== USER_TYPE.organization) throw new NotFoundError('organization does not exist');
     const member = doer !== null && (doer.is_admin || await isOrgMember(db, org.id, doer.id));

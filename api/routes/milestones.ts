@@ -1,4 +1,5 @@
 // Milestones of a repository (Gitea's routers/api/v1/repo/milestone.go); `{id}` is an id or a name.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { assertNotArchived, requireMode } from '../../core/permissions.js';
@@ -7,7 +8,7 @@ import { milestonesStore, type MilestoneFilter } from '../../db/milestones.js';
 import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { toApiMilestone } from '../serializers/milestone.js';
 import { ApiError, CreateMilestoneOption, EditMilestoneOption, Milestone, OwnerRepoParams } from '../schemas/issue.js';
-import { repoForRequest, requireDoer } from './issues-common.js';
+import { repoForRequest } from './issues-common.js';
 
 const MilestoneParams = Type.Object({ ...OwnerRepoParams.properties, id: Type.String({ minLength: 1, maxLength: 255, description: 'the milestone to get, identified by ID and if not available by name' }) });
 const ListQuery = Type.Object({
@@ -39,7 +40,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['issue'], summary: 'Create a milestone', params: OwnerRepoParams, body: CreateMilestoneOption, response: { 201: Milestone, ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
-    requireDoer(request);
+    requireSignedIn(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     reply.code(201);
@@ -59,7 +60,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['issue'], summary: 'Update a milestone', params: MilestoneParams, body: EditMilestoneOption, response: { 200: Milestone, ...errors } },
   }, async (request) => {
     const ctx = await repoForRequest(db, request, request.params);
-    requireDoer(request);
+    requireSignedIn(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     return toApiMilestone(await editMilestone(db, ctx.repo.id, request.params.id, request.body));
@@ -70,7 +71,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['issue'], summary: 'Delete a milestone', params: MilestoneParams, response: { 204: Type.Null(), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
-    requireDoer(request);
+    requireSignedIn(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     await deleteMilestone(db, ctx.repo.id, request.params.id);

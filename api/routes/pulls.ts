@@ -1,6 +1,7 @@
 // Pull requests: list, get (by index and by base/head), create, edit (routers/api/v1/repo/pull.go).
 // State and base changes are handed to the pull request's workflow so they cannot interleave with
 // a merge; everything else is read and written here.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { NotFoundError, ServiceError } from '../../core/errors.js';
@@ -18,7 +19,7 @@ import { branchRef, isValidBranchName, resolveRef, type ShortStat } from '../../
 import { changeBaseUpdate, setStateUpdate, type OperationOutcome, type PullKey } from '../../workflows/pull-messages.js';
 import { readPaging, setPagingHeaders } from '../paging.js';
 import { idempotencyKey, runPullOperation } from '../pull-operations.js';
-import { doerOf, repoFromRequest, requireDoer } from '../repo-request.js';
+import { doerOf, repoFromRequest } from '../repo-request.js';
 import { ApiError } from '../schemas/issue.js';
 import { CreatePullRequestOption, EditPullRequestOption, PullListQuery, PullParams, PullRequest } from '../schemas/pull.js';
 import { toApiPulls } from '../serializers/pull.js';
@@ -116,7 +117,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'issue' },
   }, async (request, reply) => {
     const ctx = await pullRepoFromRequest(request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     assertNotArchived(ctx.repo);
     const pull = await createPull({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx, doer, request.body);
     const issue = (await issuesStore(db).byId(pull.issue_id))!;
@@ -138,7 +139,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'issue' },
   }, async (request, reply: FastifyReply) => {
     const ctx = await pullRepoFromRequest(request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     const { pull, issue } = await loadPull(ctx, request.params.index);
     // Spec rule 1: 403 with an empty body, as Gitea's ctx.Status(403).
     if (!mayEditPull(ctx, issue, doer)) return reply.code(403).send();

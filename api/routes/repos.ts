@@ -1,5 +1,6 @@
 // Repositories: create (for the caller, an organization, or by an admin for a user), get, edit,
 // delete, and get by id (routers/api/v1/repo/repo.go).
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { ForbiddenError, NotFoundError } from '../../core/errors.js';
@@ -9,7 +10,7 @@ import { reposStore } from '../../db/repos.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
 import { loadApiRepo } from '../serializers/repo.js';
 import { ApiError, CreateRepoOption, EditRepoOption, OwnerRepoParams, Repository } from '../schemas/repo.js';
-import { publicOnly, repoForChange, repoFromRequest, requireDoer } from '../repo-request.js';
+import { publicOnly, repoForChange, repoFromRequest } from '../repo-request.js';
 
 type CreateBody = {
   name: string; description?: string; private?: boolean; auto_init?: boolean; template?: boolean; default_branch?: string;
@@ -43,7 +44,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags: ['repository', 'user'], summary: 'Create a repository', body: CreateRepoOption, response: { 201: Repository, ...errors } },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     reply.code(201);
     return create(request, doer, doer, request.body);
   });
@@ -56,7 +57,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
       },
       config: { scope: ['organization', 'repository'] },
     }, async (request, reply) => {
-      const doer = requireDoer(request);
+      const doer = requireSignedIn(request);
       const org = await usersStore(db).byName(request.params.org);
       if (!org || org.type !== USER_TYPE.organization) throw new NotFoundError();
       if (!(await canCreateInOrg(request, org, doer))) throw new ForbiddenError('Given user is not allowed to create repository in organization.');
@@ -72,7 +73,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'admin' },
   }, async (request, reply) => {
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     if (!doer.is_admin) throw new ForbiddenError('reqSiteAdmin');
     const owner = await usersStore(db).byName(request.params.username);
     if (!owner) throw new NotFoundError();

@@ -1,4 +1,5 @@
 // Pull request reviews (Gitea's routers/api/v1/repo/pull_review.go): enough for required approvals.
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError } from '../../core/errors.js';
@@ -10,7 +11,7 @@ import { reviewsChangedSignal } from '../../workflows/pull-messages.js';
 import { readPaging, setPagingHeaders, PagingQuery } from '../paging.js';
 import { renderReviews } from '../serializers/issue.js';
 import { ApiError, CreatePullReviewOptions, IssueParams, PullReview } from '../schemas/issue.js';
-import { repoForRequest, requireDoer } from './issues-common.js';
+import { repoForRequest } from './issues-common.js';
 
 const Paging = Type.Object(PagingQuery);
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError, 423: ApiError };
@@ -40,7 +41,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request) => {
     const ctx = await repoForRequest(db, request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const review = await submitReview(db, ctx, issue, doer, request.body);

@@ -1,4 +1,5 @@
 // Commit statuses: report, list and the combined state of a commit (Gitea's routers/api/v1/repo/status.go).
+import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError, UnprocessableError } from '../../core/errors.js';
@@ -13,7 +14,7 @@ import { toApiRepo } from '../serializers/repo.js';
 import { toApiStatus } from '../serializers/status.js';
 import { ApiError, OwnerRepoParams } from '../schemas/issue.js';
 import { CombinedStatus, CommitStatus, CreateStatusOption, StatusListQuery } from '../schemas/status.js';
-import { repoApiUrl, repoForRequest, requireDoer } from './issues-common.js';
+import { repoApiUrl, repoForRequest } from './issues-common.js';
 
 const ShaParams = Type.Object({ ...OwnerRepoParams.properties, sha: Type.String({ minLength: 1, maxLength: 255, description: 'sha of the commit' }) });
 const RefParams = Type.Object({ ...OwnerRepoParams.properties, ref: Type.String({ minLength: 1, maxLength: 255, description: 'name of branch/tag/commit' }) });
@@ -50,7 +51,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
-    const doer = requireDoer(request);
+    const doer = requireSignedIn(request);
     requireMode(ctx, 'write');
     assertNotArchived(ctx.repo);
     const sha = request.params.sha.toLowerCase();

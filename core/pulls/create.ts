@@ -2,11 +2,12 @@
 // first, then one transaction writes the issue and the pull row with the next shared index, then
 // refs/pull/<index>/head is written in the base repository, and only then is the pull request's
 // workflow asked to compute mergeability (never on the request path).
+import { isBlocked } from '../blocks.js';
 import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js';
 import { allocateIssueIndex } from '../issue-index.js';
 import { labelsForIssue } from '../labels.js';
-import { atLeast, isBlockedBy, repoAccessMode, type RepoContext } from '../permissions.js';
+import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import type { PullSignaller } from '../push.js';
 import { repoDiskPath } from '../repositories.js';
 import { parseHeadSpec, resolveHeadRepository } from './head-spec.js';
@@ -87,7 +88,7 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
   const { db } = deps;
   if (input.head === input.base) throw new UnprocessableError(NO_CHANGES_MESSAGE);
   if (!input.title.trim()) throw new UnprocessableError('[Title]: Required');
-  if (await isBlockedBy(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+  if (await isBlocked(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
 
   const head = await resolveHeadRepository(db, ctx, parseHeadSpec(input.head), doer);
   const sameRepo = head.repo.id === ctx.repo.id;

@@ -1,10 +1,11 @@
 // Editing a pull request's issue fields (spec: PATCH /repos/{owner}/{repo}/pulls/{index}, rules
 // 1-7 and 10). State (rule 8) and base (rule 9) go through the pull request's workflow; the cheap,
 // I/O-free parts of their checks are here so a refused request changes nothing.
+import { isBlocked } from '../blocks.js';
 import type { Knex } from 'knex';
 import { BadRequestError, ForbiddenError, NotFoundError, PreconditionFailedError, UnprocessableError } from '../errors.js';
 import { labelsForIssue } from '../labels.js';
-import { atLeast, isBlockedBy, repoAccessMode, type RepoContext } from '../permissions.js';
+import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import { MERGED_STATE_MESSAGE } from './state.js';
 import { issuesStore, type IssueRow } from '../../db/issues.js';
 import { milestonesStore } from '../../db/milestones.js';
@@ -76,7 +77,7 @@ async function assigneeIds(db: Knex, ctx: RepoContext, doer: UserRow, names: str
   for (const name of wanted) {
     const user = found.get(name.toLowerCase());
     if (!user || user.type !== USER_TYPE.user) throw new UnprocessableError(`Assignee does not exist: [name: ${name}]`);
-    if (await isBlockedBy(db, user.id, doer.id)) throw new ForbiddenError(`user ${user.name} has blocked you`);
+    if (await isBlocked(db, user.id, doer.id)) throw new ForbiddenError(`user ${user.name} has blocked you`);
     if (!atLeast(await repoAccessMode(db, ctx.repo, ctx.owner, user), 'write')) {
       throw new UnprocessableError(`user does not have access to repo [user_id: ${user.id}, repo_name: ${ctx.repo.name}]`);
     }
