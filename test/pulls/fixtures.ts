@@ -8,7 +8,7 @@ import type { UserRow } from '../../db/users.js';
 
 interface Tap {
   teardown(fn: () => unknown): void;
-  equal(a: unknown, b: unknown, msg: string): unknown;
+  equal(a: unknown, b: unknown, msg: string, extra?: Record<string, unknown>): unknown;
 }
 
 export interface PullWorld extends TestServices {
