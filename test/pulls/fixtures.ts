@@ -8,7 +8,7 @@ import type { UserRow } from '../../db/users.js';
 
 interface Tap {
   teardown(fn: () => unknown): void;
-  equal(a: unknown, b: unknown, msg: string, extra?: Record<string, unknown>): unknown;
+  equal(a: unknown, b: unknown, msg: string): unknown;
 }
 
 export interface PullWorld extends TestServices {
@@ -34,11 +34,11 @@ export async function pullWorld(
   };
   const api = (c: Call) => call(app, c);
   const created = await api({ method: 'POST', url: '/api/v1/user/repos', as: 'alice', body: { name: 'widget', auto_init: true } });
-  t.equal(created.statusCode, 201, 'the repository is created', { body: created.body });
+  t.equal(created.statusCode, 201, `the repository is created${created.statusCode === 201 ? '' : `: ${created.body}`}`);
   const collab = await api({ method: 'PUT', url: '/api/v1/repos/alice/widget/collaborators/dave', as: 'alice', body: { permission: 'write' } });
-  t.equal(collab.statusCode, 204, 'dave becomes a collaborator', { body: collab.body });
+  t.equal(collab.statusCode, 204, `dave becomes a collaborator${collab.statusCode === 204 ? '' : `: ${collab.body}`}`);
   const fork = await api({ method: 'POST', url: '/api/v1/repos/alice/widget/forks', as: 'bob', body: {} });
-  t.equal(fork.statusCode, 202, 'bob forks the repository', { body: fork.body });
+  t.equal(fork.statusCode, 202, `bob forks the repository${fork.statusCode === 202 ? '' : `: ${fork.body}`}`);
 
   const clones = { alice: join(home, 'alice-widget'), bob: join(home, 'bob-widget') };
   for (const who of ['alice', 'bob'] as const) {
