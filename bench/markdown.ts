@@ -16,6 +16,7 @@ import { renderDocument } from '../workers/markup/render.js';
 import { runLoad, table, trackPeakRss } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
+const SAMPLING_MS = 1;
 
 function document(bytes: number): string {
   const block = [
@@ -69,18 +70,20 @@ async function main() {
     const body = JSON.stringify({ Mode: 'gfm', Text: text });
     const inProcess = ceiling(text, Math.min(SECONDS, 3));
     for (const connections of [1, 8, 64]) {
-      const delay = monitorEventLoopDelay({ resolution: 10 });
+      // Each sample spans the sampling interval plus the delay; a 1 ms interval, subtracted below,
+      // leaves the delay itself (with 10 ms an idle loop already read 13 ms at p99).
+      const delay = monitorEventLoopDelay({ resolution: SAMPLING_MS });
       delay.enable();
       const f = await runLoad({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections, seconds: SECONDS });
       delay.disable();
-      const p99ms = Math.round((delay.percentile(99) / 1e6) * 10) / 10;
+      const p99ms = Math.round((delay.percentile(99) / 1e6 - SAMPLING_MS) * 10) / 10;
       if (bytes === 500 * 1024) loopP99 = Math.max(loopP99, p99ms);
       failures += f.errors + f.non2xx;
       rows.push([label, connections, f.requestsPerSecond.toFixed(1), f.p50, f.p99, f.errors + f.non2xx, inProcess.toFixed(1), (f.requestsPerSecond / inProcess).toFixed(2), p99ms]);
     }
   }
   const peak = rss.stop();
-  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s (1 thread, in-process)', 'ratio', 'event-loop p99 ms'], rows)}\n`);
+  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s (1 thread, in-process)', 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)'], rows)}\n`);
   process.stdout.write(`\npeak server RSS: ${peak} MiB; worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
   process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
   await app.close();
