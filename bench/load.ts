@@ -63,3 +63,14 @@ export function trackPeakRss(intervalMs = 50): { stop(): number } {
 export function table(header: string[], rows: Array<Array<string | number>>): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
+
+/**
+ * Waits until no query is running or waiting for a connection: requests the load generator gave up
+ * on at the end of a run may still be in the server, and destroying the pool under them only
+ * prints acquire errors.
+ */
+export async function waitForIdleDatabase(db: { client: { pool?: { numUsed(): number; numPendingAcquires(): number } | null } }, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pool = db.client.pool;
+  while (pool && pool.numUsed() + pool.numPendingAcquires() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}

@@ -13,7 +13,7 @@ import { createTaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 import { renderDocument } from '../workers/markup/render.js';
-import { runLoad, table, trackPeakRss } from './load.js';
+import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const SAMPLING_MS = 1;
@@ -88,6 +88,7 @@ async function main() {
   process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
   await app.close();
   await pool.destroy();
+  await waitForIdleDatabase(db);
   await db.destroy();
   rmSync(dir, { recursive: true, force: true });
   process.exit(failures === 0 ? 0 : 1);

@@ -17,7 +17,7 @@ import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 import { createUser } from '../core/accounts.js';
 import { createRepository, repoDiskPath } from '../core/repositories.js';
-import { runLoad, table, trackPeakRss } from './load.js';
+import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const FILES = 2000;
@@ -120,6 +120,7 @@ async function main() {
   process.stdout.write(`${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
   await app.close();
   await pool.destroy();
+  await waitForIdleDatabase(db);
   await db.destroy();
   await dropMysqlDatabase(config);
   rmSync(dir, { recursive: true, force: true });

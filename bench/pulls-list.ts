@@ -16,7 +16,7 @@ import { createUser } from '../core/accounts.js';
 import { createRepository } from '../core/repositories.js';
 import { filteredPullIssues, pullPageQuery, type PullListFilter } from '../core/pulls/list.js';
 import { dropMysqlDatabase } from '../test/helper.js';
-import { runLoad, table, trackPeakRss } from './load.js';
+import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const PULLS = 10_000;
@@ -92,6 +92,7 @@ async function main() {
   process.stdout.write(`\npeak server RSS: ${rss.stop()} MiB; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
   await app.close();
   await pool.destroy();
+  await waitForIdleDatabase(db);
   await db.destroy();
   await dropMysqlDatabase(config);
   rmSync(dir, { recursive: true, force: true });

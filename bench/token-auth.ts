@@ -22,7 +22,7 @@ import { authenticateRequest, type AuthenticationDeps } from '../core/authentica
 import { hashToken } from '../core/auth/tokens.js';
 import { tokensStore } from '../db/tokens.js';
 import { LoginThrottle } from '../core/auth/throttle.js';
-import { runLoad, table, trackPeakRss } from './load.js';
+import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CPU_CALLS = 20_000;
@@ -132,6 +132,7 @@ async function measure(database: 'sqlite3' | 'mysql', dir: string): Promise<Figu
     return { database: database === 'mysql' ? 'MariaDB' : 'SQLite', authCpuUs, lookupCpuUs, hmacCpuUs, rows, failures };
   } finally {
     await pool?.destroy();
+    await waitForIdleDatabase(db);
     await db.destroy();
     if (database === 'mysql') await dropMysqlDatabase(config);
   }
