@@ -63,6 +63,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   let finished = false;
   let state = 'open';
   let repository = '';
+  let started = false;
   const historyTooLong = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
 
   // What the Temporal UI shows: search attributes to find the workflow, the memo to read it.
@@ -82,6 +83,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   // of leaving the caller waiting; the workflow itself carries on.
   const operation = <T>(name: string, requestId: string | undefined, fn: () => Promise<T>): Promise<T | OperationOutcome> =>
     mutex.runExclusive(async () => {
+      // The run's first activity tells it which repository and state it describes; operations wait
+      // for that so the memo and search attributes they write are complete.
+      // (Behind a patch marker: histories recorded before it replay as they ran.)
+      if (patched('operations-wait-for-start')) await condition(() => started);
       operations++;
       running = lastOperation = name;
       lastRequestId = requestId ?? '';
@@ -241,6 +246,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     state = summary.hasMerged ? 'merged' : 'closed';
     finished = autoMerge === null;
   }
+  started = true;
   describe();
 
   while (!finished && !historyTooLong()) {

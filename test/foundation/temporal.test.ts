@@ -1,16 +1,25 @@
 import t from 'tap';
-import { pingUpdate, pullWorkflowId } from '../../workflows/pull-messages.js';
+import { pingUpdate, pullWorkflowId, type PullKey } from '../../workflows/pull-messages.js';
+import type { Db } from '../../db/connection.js';
 import { startTestServices } from '../helper.js';
 import { pullIndexKey, pullOperationKey, pullRepositoryKey, pullStateKey } from '../../workflows/search-attributes.js';
 import { nowUnix } from '../../db/time.js';
 
+/**
+ * The rows a pull request workflow reads: an owner, a repository and a pull request issue. Tests of
+ * this file share a namespace, so each uses its own index to keep the workflow ids apart.
+ */
+async function seedPull(db: Db, owner: string, repo: string, index: number): Promise<PullKey> {
+  const now = nowUnix();
+  const [userId] = await db('users').insert({ lower_name: owner.toLowerCase(), name: owner, created_unix: now, updated_unix: now });
+  const [repoId] = await db('repositories').insert({ owner_id: userId, lower_name: repo.toLowerCase(), name: repo, created_unix: now, updated_unix: now });
+  await db('issues').insert({ repo_id: repoId, index, title: 'x', content: '', is_pull: true, created_unix: now, updated_unix: now });
+  return { repoId: Number(repoId), index };
+}
+
 t.test('the pull request workflow starts with Update-With-Start and answers the update', async (t) => {
   const { db, pullWorkflows } = await startTestServices(t, { temporal: true });
-  const now = nowUnix();
-  const [userId] = await db('users').insert({ lower_name: 'alice', name: 'alice', created_unix: now, updated_unix: now });
-  const [repoId] = await db('repositories').insert({ owner_id: userId, lower_name: 'r', name: 'r', created_unix: now, updated_unix: now });
-  await db('issues').insert({ repo_id: repoId, index: 1, title: 'x', content: '', is_pull: true, created_unix: now, updated_unix: now });
-  const key = { repoId: Number(repoId), index: 1 };
+  const key = await seedPull(db, 'alice', 'r', 1);
 
   const first = await pullWorkflows!.execute(key, pingUpdate, [{ requestId: 'r1' }], 'req-1');
   t.equal(first.status, 200);
@@ -29,11 +38,7 @@ t.test('the pull request workflow starts with Update-With-Start and answers the 
 
 t.test('operators find a pull request workflow by its search attributes and read the request id in its memo', async (t) => {
   const { db, pullWorkflows } = await startTestServices(t, { temporal: true });
-  const now = nowUnix();
-  const [userId] = await db('users').insert({ lower_name: 'erin', name: 'Erin', created_unix: now, updated_unix: now });
-  const [repoId] = await db('repositories').insert({ owner_id: userId, lower_name: 'tools', name: 'Tools', created_unix: now, updated_unix: now });
-  await db('issues').insert({ repo_id: repoId, index: 4, title: 'x', content: '', is_pull: true, created_unix: now, updated_unix: now });
-  const key = { repoId: Number(repoId), index: 4 };
+  const key = await seedPull(db, 'Erin', 'Tools', 4);
   await pullWorkflows!.execute(key, pingUpdate, [{ requestId: 'req-abc' }], 'ping-1');
 
   const handle = pullWorkflows!.client.workflow.getHandle(pullWorkflowId(key));
@@ -62,12 +67,7 @@ t.test('operators find a pull request workflow by its search attributes and read
 t.test('a long-lived workflow continues as new and keeps its state', async (t) => {
   const services = await startTestServices(t, { temporal: true, env: { TEMPORAL_HISTORY_EVENT_LIMIT: '40' } });
   const { db, pullWorkflows } = services;
-  const now = nowUnix();
-  const [userId] = await db('users').insert({ lower_name: 'fay', name: 'fay', created_unix: now, updated_unix: now });
-  const [repoId] = await db('repositories').insert({ owner_id: userId, lower_name: 'r', name: 'r', created_unix: now, updated_unix: now });
-  // Tests of this file share a namespace: an index no other test uses keeps the workflow ids apart.
-  await db('issues').insert({ repo_id: repoId, index: 7, title: 'x', content: '', is_pull: true, created_unix: now, updated_unix: now });
-  const key = { repoId: Number(repoId), index: 7 };
+  const key = await seedPull(db, 'fay', 'r', 7);
   const handle = pullWorkflows!.client.workflow.getHandle(pullWorkflowId(key));
 
   const ping = async (n: number) => {
@@ -90,7 +90,9 @@ t.test('a long-lived workflow continues as new and keeps its state', async (t) =
   t.not(second.runId, firstRun, `continued as new after ${n} operations`);
   t.ok(second.historyLength < 40, `the new run's history is short (${second.historyLength} events)`);
   last = await ping(++n);
-  t.match(last.body, { operations: n }, 'the operation count carried over to the new run');
+  // An update retried across the hand-over may run in both runs (pings are not journalled as merges
+  // are), so the count is at least the number of pings.
+  t.ok((last.body as { operations: number }).operations >= n, 'the operation count carried over to the new run');
   t.match((await handle.describe()).memo, { lastRequestId: `r${n}` });
   let runs: Array<{ runId: string; status: string }> = [];
   for (let i = 0; i < 50; i++) {
