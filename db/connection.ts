@@ -84,11 +84,15 @@ export function isSqlite(db: Db): boolean {
 
 /** True for errors that mean "the database is unreachable right now" (answered with 503). */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code ?? '';
-  const name = (err as { name?: string } | null)?.name ?? '';
+  const e = err as { code?: string; name?: string; fatal?: unknown } | null;
+  const code = e?.code ?? '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'ER_CON_COUNT_ERROR', 'EPIPE'].includes(code) ||
-    name === 'KnexTimeoutError'
+    ['ECONNREFUSED', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ETIMEDOUT', 'ER_CON_COUNT_ERROR', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED'].includes(code) ||
+    e?.name === 'KnexTimeoutError' ||
+    // mysql2 marks every error that ends a connection as fatal, some with no code at all: a query
+    // on a pooled connection whose server died meanwhile fails with "Can't add new command when
+    // connection is in closed state" (seen as a 500 by the MariaDB fault test).
+    e?.fatal === true
   );
 }
 

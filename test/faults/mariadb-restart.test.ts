@@ -1,6 +1,8 @@
 // MariaDB dies (SIGKILL) under load and comes back on the same data directory: while it is down every
 // answer is a success or a 503 in Gitea's shape (never a 500, never a hang), the same service
 // recovers by itself, and what was written stays written, once.
+import mysql from 'mysql2/promise';
+import { isDatabaseUnavailable } from '../../db/connection.js';
 import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
 import { openPull, waitFor } from '../merge/world.js';
@@ -106,4 +108,14 @@ t.test('requests answer 503 while MariaDB is down and succeed again after it res
   t.equal(new Set(rows.map((r) => Number(r.index))).size, rows.length, 'issue numbers are unique');
   assertRepositorySound(t, repoDiskPath(w.config, 'alice', 'widget'));
   await assertPullsAgree(t, w);
+});
+
+t.test('a query on a connection whose server went away counts as the database being unavailable', async (t) => {
+  // What a pooled connection answers after MariaDB died under it: mysql2's fatal error with no code.
+  const connection = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', password: '' });
+  connection.destroy();
+  const err = await connection.query('SELECT 1').then(() => null, (e: unknown) => e);
+  t.match(err, { message: /closed state/, fatal: true }, 'mysql2 refuses with its closed-state error');
+  t.ok(isDatabaseUnavailable(err), 'answered 503, not 500');
+  t.notOk(isDatabaseUnavailable(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' })), 'an ordinary query error is not an outage');
 });
