@@ -1,7 +1,7 @@
 // Computes a pull request's mergeability from git and stores it: the status Gitea shows through
 // `mergeable`, the merge base, the conflicted files and the diff size. Run by the pull request's
 // workflow (an activity), never on the request path.
-import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRef, resolveRefs, updateRef } from '../../git/index.js';
+import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRefs, updateRef } from '../../git/index.js';
 import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
 import { NotFoundError } from '../errors.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
@@ -42,14 +42,20 @@ async function moveHeadRef(ctx: PullOperationContext, refs: PullRefs): Promise<v
   else await updateRef(ctx.basePath, ref, refs.branchSha, refs.pullRefSha, { reason: 'pull request head moved' });
 }
 
+/** The pull request's references, with refs/pull/N/head brought up to the head branch. */
+async function currentRefs(ctx: PullOperationContext): Promise<PullRefs> {
+  const refs = await readPullRefs(ctx);
+  await moveHeadRef(ctx, refs);
+  return refs;
+}
+
 /**
  * Brings refs/pull/N/head up to the head branch (fetching from a fork) and returns the head sha.
  * When the head branch is gone, the pull request keeps its last head.
  */
 export async function syncHeadRef(ctx: PullOperationContext): Promise<{ sha: string; branchDeleted: boolean }> {
-  const refs = await readPullRefs(ctx);
+  const refs = await currentRefs(ctx);
   if (!refs.branchSha) return { sha: refs.pullRefSha ?? ctx.pull.head_commit_id, branchDeleted: true };
-  await moveHeadRef(ctx, refs);
   return { sha: refs.branchSha, branchDeleted: false };
 }
 
@@ -60,10 +66,13 @@ const SETTLED: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 
  * Mergeability of the pull request as its references stand now. With `reuseStored`, a stored check
  * of exactly the current base and head commits is returned without running git again: the answer is
  * a function of the two commits alone, and the merge itself still merges and compares-and-swaps.
+ * `refs`: the caller's own currentRefs() reading, so they are not read twice.
  */
-export async function computeMergeability(ctx: PullOperationContext, opts: { reuseStored?: boolean } = {}): Promise<MergeabilityResult> {
-  const refs = await readPullRefs(ctx);
-  await moveHeadRef(ctx, refs);
+export async function computeMergeability(
+  ctx: PullOperationContext,
+  opts: { reuseStored?: boolean; refs?: PullRefs } = {},
+): Promise<MergeabilityResult> {
+  const refs = opts.refs ?? await currentRefs(ctx);
   const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
   const baseSha = refs.baseSha;
   if (!baseSha || !headSha) return { status: 'error', headSha: headSha ?? '', baseSha: baseSha ?? '', mergeBase: '', conflictedFiles: [] };
@@ -83,11 +92,11 @@ export async function refreshMergeability(deps: OperationDeps, key: PullKey): Pr
   });
   if (!ctx) return null;
   if (ctx.pull.has_merged || ctx.issue.is_closed) return null;
-  const result = await computeMergeability(ctx);
+  const refs = await currentRefs(ctx);
+  const result = await computeMergeability(ctx, { refs });
   const stats = result.mergeBase && result.headSha
     ? await diffShortStat(ctx.basePath, result.mergeBase, result.headSha, {}).catch(() => ({ files: 0, additions: 0, deletions: 0 }))
     : { files: 0, additions: 0, deletions: 0 };
-  const branchGone = ctx.headPath ? (await resolveRef(ctx.headPath, branchRef(ctx.pull.head_branch))) === null : true;
   await pullsStore(deps.db).update(ctx.pull.id, {
     status: result.status,
     merge_base: result.mergeBase,
@@ -95,7 +104,7 @@ export async function refreshMergeability(deps: OperationDeps, key: PullKey): Pr
     head_commit_id: result.headSha || ctx.pull.head_commit_id,
     checked_head: result.headSha,
     checked_base: result.baseSha,
-    head_branch_deleted: branchGone,
+    head_branch_deleted: refs.branchSha === null,
     additions: stats.additions,
     deletions: stats.deletions,
     changed_files: stats.files,
