@@ -18,12 +18,17 @@ export interface ActivityDeps {
   config: { APP_DATA_PATH: string; APP_URL: string; WORK_IN_PROGRESS_PREFIXES: string };
 }
 
-function retried(): boolean {
+/** The running activity's context; null when called outside an activity (tests). */
+function activityContext(): Context | null {
   try {
-    return Context.current().info.attempt > 1;
+    return Context.current();
   } catch {
-    return false; // called outside an activity (tests)
+    return null;
   }
+}
+
+function retried(): boolean {
+  return (activityContext()?.info.attempt ?? 1) > 1;
 }
 
 /**
@@ -32,15 +37,10 @@ function retried(): boolean {
  */
 function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
-    let context: Context | null = null;
-    try {
-      context = Context.current();
-    } catch {
-      return fn(...args);
-    }
+    const context = activityContext();
     // A local activity cannot heartbeat; its workflow task's timeout stands in.
-    if (context.info.isLocal) return fn(...args);
-    const timer = setInterval(() => context!.heartbeat(), 1000);
+    if (!context || context.info.isLocal) return fn(...args);
+    const timer = setInterval(() => context.heartbeat(), 1000);
     try {
       return await fn(...args);
     } finally {
@@ -83,13 +83,8 @@ function requestIdOf(args: unknown[]): string | undefined {
 function logged<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     const requestId = requestIdOf(args);
-    let context: Context | null = null;
-    try {
-      context = Context.current();
-    } catch {
-      return fn(...args); // called outside an activity (tests)
-    }
-    if (requestId === undefined) return fn(...args);
+    const context = activityContext();
+    if (!context || requestId === undefined) return fn(...args);
     const started = performance.now();
     try {
       const result = await fn(...args);
