@@ -2,7 +2,7 @@
 import type { Config } from '../app/config.js';
 import type { Db } from '../db/connection.js';
 import type { TaskPool } from '../workers/pool.js';
-import type { PullWorkflowClient } from './pull-workflows.js';
+import type { PullWorkflowClient } from '../workers/pull-workflow-client.js';
 
 export interface Services {
   config: Config;

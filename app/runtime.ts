@@ -12,7 +12,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import { installTemporalLogging } from '../workers/temporal-logging.js';
-import { PullWorkflowClient } from '../api/pull-workflows.js';
+import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 
@@ -69,7 +69,7 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
     }
     const temporal = {
       address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
-      historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT,
+      historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: config.TEMPORAL_WORKFLOW_ID_PREFIX,
     };
 
     let worker: RunningWorker | undefined;

@@ -12,7 +12,9 @@ import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '..
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
 import { startTemporalWorker } from '../workers/temporal-worker.js';
-import { PullWorkflowClient } from '../api/pull-workflows.js';
+import { installTemporalLogging } from '../workers/temporal-logging.js';
+import pino from 'pino';
+import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 import { createUser } from '../core/accounts.js';
@@ -47,6 +49,8 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
   const db = openDatabase(config);
   await migrateToLatest(db);
   const temporal = { address: dev.address, namespace: 'default', taskQueue: config.TEMPORAL_TASK_QUEUE };
+  // Temporal's own lines go where the service's go (nowhere at LOG_LEVEL silent), not to the console.
+  installTemporalLogging(pino({ level: config.LOG_LEVEL }));
   const worker = await startTemporalWorker(temporal, { db, config });
   const pullWorkflows = await PullWorkflowClient.connect(temporal);
   const pool = createTaskPool(config);

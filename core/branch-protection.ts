@@ -158,7 +158,12 @@ export async function canPush(db: Knex, ctx: RepoContext, branch: string, doer: 
 /** Whether `doer` may merge into `branch` (the merge whitelist, or write access without one). */
 export async function canMerge(db: Knex, ctx: RepoContext, branch: string, doer: UserRow | null): Promise<boolean> {
   if (!doer || !atLeast(ctx.mode, 'write')) return false;
-  const rule = await protectionFor(db, ctx.repo.id, branch);
+  return canMergeUnder(db, ctx, doer, await protectionFor(db, ctx.repo.id, branch));
+}
+
+/** canMerge when the caller has already read the branch's protection rule. */
+export async function canMergeUnder(db: Knex, ctx: RepoContext, doer: UserRow | null, rule: ProtectionRule | null): Promise<boolean> {
+  if (!doer || !atLeast(ctx.mode, 'write')) return false;
   if (!rule || !rule.settings.enable_merge_whitelist) return true;
   return inList(db, ctx, doer, rule.settings.merge_whitelist_usernames, rule.settings.merge_whitelist_teams);
 }

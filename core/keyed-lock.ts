@@ -2,15 +2,16 @@
 // racing each other's compare-and-swap. Across workers the compare-and-swap still decides.
 const tails = new Map<string, Promise<void>>();
 
-export async function withKeyedLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = tails.get(key) ?? Promise.resolve();
+/** Runs fn under the key's lock; fn learns whether it had to wait for another holder first. */
+export async function withKeyedLock<T>(key: string, fn: (waited: boolean) => Promise<T>): Promise<T> {
+  const previous = tails.get(key);
   let release!: () => void;
   const current = new Promise<void>((resolve) => (release = resolve));
-  const tail = previous.then(() => current);
+  const tail = (previous ?? Promise.resolve()).then(() => current);
   tails.set(key, tail);
-  await previous;
+  if (previous) await previous;
   try {
-    return await fn();
+    return await fn(previous !== undefined);
   } finally {
     release();
     if (tails.get(key) === tail) tails.delete(key);

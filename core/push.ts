@@ -98,30 +98,48 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
     await reposStore(services.db).update(repo.id, fields);
   }
 
-  for (const u of branchUpdates) {
-    const deleted = isZeroSha(u.newSha);
-    // Open pull requests from a deleted branch keep their last head; the record says the branch is gone.
-    if (deleted) await markHeadBranchDeleted(services.db, repo.id, u.branch);
-    for (const pull of await openPulls(services.db, 'head', repo.id, u.branch)) {
-      if (deleted) continue; // the pull request keeps its last head; closing it is the user's call
-      const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
-      try {
-        await moveHead(services, repo, path, pull, u.branch, u.newSha);
-        result.headsMoved.push(`pull/${key.repoId}/${key.index}`);
-        await services.pullWorkflows?.signal(key, headChangedSignal, [u.newSha]);
-      } catch (err) {
-        result.problems.push(err as Error);
-      }
-    }
-    for (const pull of await openPulls(services.db, 'base', repo.id, u.branch)) {
-      const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
-      result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
-      try {
-        await services.pullWorkflows?.signal(key, baseChangedSignal, [u.newSha]);
-      } catch (err) {
-        result.problems.push(err as Error);
-      }
+  for (const u of branchUpdates) await branchMoved(services, repo, path, u.branch, u.newSha, result);
+  return result;
+}
+
+/**
+ * A branch of `repo` moved to `newSha` (the zero sha: deleted), by a push or by a pull request's
+ * own workflow (a merge moves its base, an update its head): the open pull requests from it follow
+ * the new head, and those into it check their mergeability again. Problems are collected, not thrown.
+ */
+export async function branchMoved(
+  services: PushServices, repo: RepoRow, path: string, branch: string, newSha: string, result: AfterPushResult,
+): Promise<void> {
+  const deleted = isZeroSha(newSha);
+  // Open pull requests from a deleted branch keep their last head; the record says the branch is gone.
+  if (deleted) await markHeadBranchDeleted(services.db, repo.id, branch);
+  for (const pull of await openPulls(services.db, 'head', repo.id, branch)) {
+    if (deleted) continue; // the pull request keeps its last head; closing it is the user's call
+    const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
+    try {
+      await moveHead(services, repo, path, pull, branch, newSha);
+      result.headsMoved.push(`pull/${key.repoId}/${key.index}`);
+      await services.pullWorkflows?.signal(key, headChangedSignal, [newSha]);
+    } catch (err) {
+      result.problems.push(err as Error);
     }
   }
+  for (const pull of await openPulls(services.db, 'base', repo.id, branch)) {
+    const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
+    result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
+    try {
+      await services.pullWorkflows?.signal(key, baseChangedSignal, [newSha]);
+    } catch (err) {
+      result.problems.push(err as Error);
+    }
+  }
+}
+
+/** branchMoved for a repository known by id (the workflow's activities know ids, not rows). */
+export async function repositoryBranchMoved(services: PushServices, repoId: number, branch: string, newSha: string): Promise<AfterPushResult> {
+  const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
+  const repo = await reposStore(services.db).byId(repoId);
+  if (!repo) return result; // deleted meanwhile: nobody left to tell
+  await branchMoved(services, repo, await repoPath(services, repo), branch, newSha, result);
   return result;
 }

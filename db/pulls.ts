@@ -17,6 +17,8 @@ export interface PullRow {
   conflicted_files: string[];
   checked_head: string;
   checked_base: string;
+  /** The clean merge tree of checked_base and checked_head ('' when the check found none). */
+  checked_tree: string;
   has_merged: boolean;
   merged_unix: number | null;
   merger_id: number | null;

@@ -11,7 +11,7 @@ export * from './merge-tree.js';
 export * from './rebase.js';
 export {
   mergeNoFastForward, squash, fastForwardOnly, rebase, rebaseMerge, mergeCommitForStyle, updateBranchFromBase,
-  type StyleMergeRequest, type UpdateFromBaseRequest,
+  type KnownMerge, type StyleMergeRequest, type UpdateFromBaseRequest,
 } from './merge.js';
 export * from './diff.js';
 export * from './quoted-path.js';

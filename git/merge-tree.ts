@@ -36,20 +36,28 @@ export interface Mergeability {
   status: MergeabilityStatus;
   mergeBase: string | null;
   conflictedFiles: string[];
+  /** The clean merge's tree (mergeable or empty with a merge base), written to the object store: a merge of exactly these commits commits it as it is. */
+  tree: string | null;
 }
 
 /**
  * Gitea's conflict check: no merge base → empty; head is the merge base (already contained in the
  * base) → ancestor; conflicting merge → conflict with its files; a clean merge whose tree equals the
- * base's tree (the head brings nothing) → empty; otherwise mergeable.
+ * base's tree (the head brings nothing) → empty; otherwise mergeable. The merge base and the merge
+ * run side by side (the merge's answer is dropped when the history alone decides); `baseTree` is
+ * the base commit's tree when the caller read it already.
  */
-export async function checkMergeability(repoPath: string, baseSha: string, headSha: string): Promise<Mergeability> {
+export async function checkMergeability(repoPath: string, baseSha: string, headSha: string, opts: { baseTree?: string | null } = {}): Promise<Mergeability> {
   if (!isValidSha(baseSha) || !isValidSha(headSha)) throw new TypeError('checkMergeability takes full commit names');
-  const base = await mergeBase(repoPath, baseSha, headSha);
-  if (base === null) return { status: 'empty', mergeBase: null, conflictedFiles: [] };
-  if (base === headSha) return { status: 'ancestor', mergeBase: base, conflictedFiles: [] };
-  const merged = await mergeTree(repoPath, baseSha, headSha);
-  if (!merged.clean) return { status: 'conflict', mergeBase: base, conflictedFiles: merged.conflictedFiles };
-  const baseTree = await treeOf(repoPath, baseSha);
-  return { status: merged.tree === baseTree ? 'empty' : 'mergeable', mergeBase: base, conflictedFiles: [] };
+  const merging = mergeTree(repoPath, baseSha, headSha).catch((err: unknown) => err as Error);
+  const [base, baseTree] = await Promise.all([
+    mergeBase(repoPath, baseSha, headSha),
+    opts.baseTree && isValidSha(opts.baseTree) ? opts.baseTree : treeOf(repoPath, baseSha),
+  ]);
+  const merged = await merging;
+  if (base === null) return { status: 'empty', mergeBase: null, conflictedFiles: [], tree: null };
+  if (base === headSha) return { status: 'ancestor', mergeBase: base, conflictedFiles: [], tree: null };
+  if (merged instanceof Error) throw merged;
+  if (!merged.clean) return { status: 'conflict', mergeBase: base, conflictedFiles: merged.conflictedFiles, tree: null };
+  return { status: merged.tree === baseTree ? 'empty' : 'mergeable', mergeBase: base, conflictedFiles: [], tree: merged.tree };
 }

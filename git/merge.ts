@@ -6,6 +6,7 @@ import { mergeTree } from './merge-tree.js';
 import { commitTree, treeOf, type CommitIdentities, type Identity } from './objects.js';
 import { rebaseCommits } from './rebase.js';
 import { isAncestor, isValidSha, mergeBase } from './refs.js';
+import { GitError } from './runner.js';
 
 export * from './merge-errors.js';
 export { mergeTree, checkMergeability, type MergeTreeResult, type Mergeability, type MergeabilityStatus } from './merge-tree.js';
@@ -27,6 +28,39 @@ async function requireMergeableHistory(repoPath: string, base: string, head: str
   return mb;
 }
 
+/**
+ * What a caller already knows about merging exactly these two commits (a mergeability check of
+ * them): each saves a git process.
+ */
+export interface KnownMerge {
+  /** Their merge base. */
+  knownMergeBase?: string;
+  /** The tree of their clean merge, already in the object store. */
+  knownTree?: string;
+  /** The base commit's tree. */
+  baseTree?: string;
+}
+
+/**
+ * Commits the clean merge's tree with `commit`: the known tree, or merge-tree's when there is none
+ * or git no longer has it (commit-tree refuses a missing tree; loose objects nothing refers to are
+ * pruned after two weeks).
+ */
+async function commitMergedTree(
+  repoPath: string, base: string, head: string, style: MergeStyle, known: KnownMerge, commit: (tree: string) => Promise<string>,
+): Promise<string> {
+  if (known.knownTree && isValidSha(known.knownTree)) {
+    try {
+      return await commit(known.knownTree);
+    } catch (err) {
+      if (!(err instanceof GitError)) throw err;
+    }
+  }
+  const merged = await mergeTree(repoPath, base, head);
+  if (!merged.clean) throw new MergeConflictError(style, merged.conflictedFiles);
+  return commit(merged.tree);
+}
+
 /** Style `merge` (`git merge --no-ff`): a commit with parents [base, head]. */
 export async function mergeNoFastForward(
   repoPath: string,
@@ -34,13 +68,11 @@ export async function mergeNoFastForward(
   head: string,
   message: string,
   ids: CommitIdentities,
-  opts: { knownMergeBase?: string } = {},
+  known: KnownMerge = {},
 ): Promise<string> {
   assertShas(base, head);
-  await requireMergeableHistory(repoPath, base, head, opts.knownMergeBase);
-  const merged = await mergeTree(repoPath, base, head);
-  if (!merged.clean) throw new MergeConflictError('merge', merged.conflictedFiles);
-  return commitTree(repoPath, { tree: merged.tree, parents: [base, head], message, ...ids });
+  await requireMergeableHistory(repoPath, base, head, known.knownMergeBase);
+  return commitMergedTree(repoPath, base, head, 'merge', known, (tree) => commitTree(repoPath, { tree, parents: [base, head], message, ...ids }));
 }
 
 /**
@@ -54,14 +86,15 @@ export async function squash(
   message: string,
   author: Identity,
   committer: Identity,
-  opts: { allowEmpty?: boolean; knownMergeBase?: string } = {},
+  opts: KnownMerge & { allowEmpty?: boolean } = {},
 ): Promise<string> {
   assertShas(base, head);
   await requireMergeableHistory(repoPath, base, head, opts.knownMergeBase);
-  const merged = await mergeTree(repoPath, base, head);
-  if (!merged.clean) throw new MergeConflictError('squash', merged.conflictedFiles);
-  if (!opts.allowEmpty && merged.tree === (await treeOf(repoPath, base))) throw new EmptyMergeError('nothing-to-commit');
-  return commitTree(repoPath, { tree: merged.tree, parents: [base], message, author, committer });
+  return commitMergedTree(repoPath, base, head, 'squash', opts, async (tree) => {
+    const baseTree = opts.baseTree && isValidSha(opts.baseTree) ? opts.baseTree : await treeOf(repoPath, base);
+    if (!opts.allowEmpty && tree === baseTree) throw new EmptyMergeError('nothing-to-commit');
+    return commitTree(repoPath, { tree, parents: [base], message, author, committer });
+  });
 }
 
 /** Style `fast-forward-only` (`git merge --ff-only`): the head itself, when the base is its ancestor. */
@@ -108,16 +141,16 @@ export interface StyleMergeRequest {
   message: string;
   author: Identity;
   committer: Identity;
-  /** The merge base of base and head when the caller knows it already. */
-  mergeBase?: string;
+  /** What a mergeability check of exactly base and head found, when the caller has one. */
+  known?: KnownMerge;
 }
 
 /** The commit the base should move to for a merge `style`. */
 export async function mergeCommitForStyle(repoPath: string, style: MergeStyle, req: StyleMergeRequest): Promise<string> {
   const ids = { author: req.author, committer: req.committer };
   switch (style) {
-    case 'merge': return mergeNoFastForward(repoPath, req.base, req.head, req.message, ids, { knownMergeBase: req.mergeBase });
-    case 'squash': return squash(repoPath, req.base, req.head, req.message, req.author, req.committer, { knownMergeBase: req.mergeBase });
+    case 'merge': return mergeNoFastForward(repoPath, req.base, req.head, req.message, ids, req.known);
+    case 'squash': return squash(repoPath, req.base, req.head, req.message, req.author, req.committer, req.known);
     case 'fast-forward-only': return fastForwardOnly(repoPath, req.base, req.head);
     case 'rebase': return rebase(repoPath, req.base, req.head, ids);
     case 'rebase-merge': return rebaseMerge(repoPath, req.base, req.head, req.message, ids);

@@ -194,6 +194,31 @@ export async function resolveRefs(repoPath: string, refs: string[]): Promise<Map
   return found;
 }
 
+/** A reference's commit and that commit's tree (null when the reference names no commit). */
+export interface RefTip {
+  sha: string;
+  tree: string | null;
+}
+
+/**
+ * Like resolveRefs, with each commit's tree read by the same git process (a merge needs the base's
+ * tree to tell an empty merge apart, and would otherwise ask for it with one more process).
+ */
+export async function resolveRefTips(repoPath: string, refs: string[]): Promise<Map<string, RefTip>> {
+  for (const ref of refs) assertValidRefName(ref);
+  const out = await gitOk(['for-each-ref', '--format=%(objectname) %(tree) %(refname)', '--end-of-options', ...refs], { cwd: repoPath });
+  const wanted = new Set(refs);
+  const found = new Map<string, RefTip>();
+  // "<sha> <tree> <ref>", the tree empty for a reference to something other than a commit.
+  for (const [rest, sha] of parseRefLines(out)) {
+    const space = rest.indexOf(' ');
+    const tree = rest.slice(0, space);
+    const ref = rest.slice(space + 1);
+    if (wanted.has(ref)) found.set(ref, { sha, tree: tree || null });
+  }
+  return found;
+}
+
 /** Every reference (not HEAD) and the object it points to. */
 export async function readAllRefs(repoPath: string): Promise<Map<string, string>> {
   const out = await gitOk(['for-each-ref', '--format=%(objectname) %(refname)'], { cwd: repoPath });

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { exec, spawn } from 'dugite';
+import { spawn } from 'dugite';
+import { runInHelper } from './spawn-helper-client.js';
 
 export type GitEnv = Record<string, string | undefined>;
 
@@ -100,6 +101,26 @@ export function gitEnvironment(extra: GitEnv = {}): GitEnv {
   return Object.assign(env, extra);
 }
 
+/** How many buffered git commands ran, and their wall time, per subcommand (for /metrics and benchmarks). */
+export interface GitCommandStats {
+  count: number;
+  seconds: number;
+}
+
+const commandStats = new Map<string, GitCommandStats>();
+
+function recordCommand(name: string, ms: number): void {
+  const entry = commandStats.get(name) ?? { count: 0, seconds: 0 };
+  entry.count++;
+  entry.seconds += ms / 1000;
+  commandStats.set(name, entry);
+}
+
+/** Totals since the process started, per git subcommand (a fixed set: callers never name one from input). */
+export function gitCommandStats(): ReadonlyMap<string, Readonly<GitCommandStats>> {
+  return commandStats;
+}
+
 /** Throws when a value that came from a user would be read by git as an option. */
 export function assertNotOption(value: string, what = 'argument'): void {
   if (value.length === 0 || value.startsWith('-') || value.includes('\0')) {
@@ -120,39 +141,34 @@ async function execGit(
   encoding: 'utf8' | 'buffer',
 ): Promise<GitResult<string | Buffer>> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
-  let result;
+  const started = performance.now();
+  let reply;
   try {
-    result = await exec(args, opts.cwd, {
-      env: gitEnvironment(opts.env),
-      stdin: opts.input,
-      encoding: encoding === 'buffer' ? 'buffer' : 'utf8',
-      maxBuffer: opts.maxBuffer ?? DEFAULT_MAX_BUFFER,
-      signal,
-      killSignal: 'SIGKILL',
+    reply = await runInHelper({
+      args, cwd: opts.cwd, env: { ...process.env, ...gitEnvironment(opts.env) }, input: opts.input, encoding,
+      maxBuffer: opts.maxBuffer ?? DEFAULT_MAX_BUFFER, timeoutMs,
     });
   } catch (err) {
-    const code = (err as { code?: unknown; cause?: { code?: unknown } }).cause?.code
-      ?? (err as { code?: unknown }).code;
-    const stderr = String((err as { stderr?: unknown }).stderr ?? '');
-    if (signal.aborted) {
-      throw new GitError(`git ${commandName(args)} timed out after ${timeoutMs} ms`, args, null, stderr, 'timeout');
-    }
-    if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-      throw new GitError(`git ${commandName(args)} output exceeded maxBuffer`, args, null, stderr, 'max-buffer');
-    }
-    throw new GitError(`git ${commandName(args)} could not run: ${(err as Error).message}`, args, null, stderr, 'spawn');
+    throw new GitError(`git ${commandName(args)} could not run: ${(err as Error).message}`, args, null, '', 'spawn');
   }
-  const stderr = Buffer.isBuffer(result.stderr) ? result.stderr.toString('utf8') : result.stderr;
-  if (opts.okExitCodes && !opts.okExitCodes.includes(result.exitCode)) {
+  recordCommand(commandName(args), performance.now() - started);
+  if (!reply.ok) {
+    if (reply.timedOut) throw new GitError(`git ${commandName(args)} timed out after ${timeoutMs} ms`, args, null, reply.stderr, 'timeout');
+    if (reply.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+      throw new GitError(`git ${commandName(args)} output exceeded maxBuffer`, args, null, reply.stderr, 'max-buffer');
+    }
+    throw new GitError(`git ${commandName(args)} could not run: ${reply.message}`, args, null, reply.stderr, 'spawn');
+  }
+  const stderr = Buffer.isBuffer(reply.stderr) ? reply.stderr.toString('utf8') : reply.stderr;
+  if (opts.okExitCodes && !opts.okExitCodes.includes(reply.exitCode)) {
     throw new GitError(
-      `git ${commandName(args)} exited with ${result.exitCode}: ${stderr.trim().slice(0, 2000)}`,
+      `git ${commandName(args)} exited with ${reply.exitCode}: ${stderr.trim().slice(0, 2000)}`,
       args,
-      result.exitCode,
+      reply.exitCode,
       stderr,
     );
   }
-  return { stdout: result.stdout, stderr, exitCode: result.exitCode };
+  return { stdout: reply.stdout, stderr, exitCode: reply.exitCode };
 }
 
 /** Runs git to completion with text output. Throws only for okExitCodes mismatches, timeouts and limits. */

@@ -17,7 +17,7 @@ import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import { installTemporalLogging } from '../workers/temporal-logging.js';
 import pino from 'pino';
-import { PullWorkflowClient } from '../api/pull-workflows.js';
+import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 
@@ -96,6 +96,8 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
     TEMPORAL_ADDRESS: temporal?.address ?? '',
     TEMPORAL_NAMESPACE: temporal?.namespace ?? 'default',
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    // Worlds of one test file share a namespace and start their ids at 1: their workflows must not meet.
+    TEMPORAL_WORKFLOW_ID_PREFIX: `w${randomBytes(4).toString('hex')}/`,
     SECRET_KEY: 'test-secret',
     ...options.env,
   });
@@ -110,7 +112,7 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   if (temporal) {
     // Temporal's log lines follow TEST_LOG_LEVEL like the service's own (silent unless asked).
     installTemporalLogging(pino({ level: config.LOG_LEVEL }));
-    const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT };
+    const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: config.TEMPORAL_WORKFLOW_ID_PREFIX };
     if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config });
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }

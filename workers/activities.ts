@@ -10,12 +10,17 @@ import { deleteMergedHeadBranch } from '../core/pulls/delete-head-branch.js';
 import { updatePullBranch } from '../core/pulls/update-branch.js';
 import { applyChangeBase, applySetState } from '../core/pulls/state.js';
 import { mayCancelAutoMerge, recordAutoMergeCancelled, recordAutoMergeError, recordAutoMergeScheduled } from '../core/pulls/auto-merge.js';
+import { repositoryBranchMoved } from '../core/push.js';
+import { PullWorkflowClient } from './pull-workflow-client.js';
 import type { PullActivities, PullSummary } from '../workflows/activity-types.js';
 import type { PullKey } from '../workflows/pull-messages.js';
 
 export interface ActivityDeps {
   db: Db;
-  config: { APP_DATA_PATH: string; APP_URL: string; WORK_IN_PROGRESS_PREFIXES: string };
+  config: {
+    APP_DATA_PATH: string; APP_URL: string; WORK_IN_PROGRESS_PREFIXES: string;
+    TEMPORAL_HISTORY_EVENT_LIMIT?: number; TEMPORAL_WORKFLOW_ID_PREFIX?: string;
+  };
 }
 
 /** The running activity's context; null when called outside an activity (tests). */
@@ -133,6 +138,18 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     recordAutoMergeCancelled: (key, doerId, reason) => recordAutoMergeCancelled(deps, key, doerId, reason),
     recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),
     mayCancelAutoMerge: (key, doerId, scheduledBy) => mayCancelAutoMerge(deps, key, doerId, scheduledBy),
+    async announceBranchMoved(move) {
+      const context = activityContext();
+      // The other pull requests' workflows are reached through this worker's own client, on its task queue.
+      const pullWorkflows = context
+        ? PullWorkflowClient.over(context.client, {
+          taskQueue: context.info.taskQueue, historyEventLimit: deps.config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: deps.config.TEMPORAL_WORKFLOW_ID_PREFIX,
+        })
+        : null;
+      const result = await repositoryBranchMoved({ db: deps.db, config: deps.config, pullWorkflows }, move.repoId, move.branch, move.sha);
+      // Told again on retry: a second signal only repeats a mergeability check.
+      if (result.problems.length > 0) throw result.problems[0];
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 // The activities the pull request workflow calls; implemented in workers/activities.ts.
 import type {
-  AutoMergeSchedule, ChangeBaseRequest, MergeOperation, MergeOutcome, OperationOutcome, PullKey, SetStateRequest, UpdateBranchRequest,
+  AutoMergeSchedule, BranchMove, ChangeBaseRequest, MergeOperation, MergeOutcome, OperationOutcome, PullKey, SetStateRequest, UpdateBranchOutcome,
+  UpdateBranchRequest,
 } from './pull-messages.js';
 
 export interface PullSummary {
@@ -23,7 +24,9 @@ export interface PullActivities {
   refreshMergeability(key: PullKey): Promise<MergeabilitySummary | null>;
   mergePullRequest(key: PullKey, op: MergeOperation): Promise<MergeOutcome>;
   deleteMergedHeadBranch(key: PullKey, doerId: number): Promise<OperationOutcome>;
-  updatePullBranch(key: PullKey, request: UpdateBranchRequest): Promise<OperationOutcome>;
+  updatePullBranch(key: PullKey, request: UpdateBranchRequest): Promise<UpdateBranchOutcome>;
+  /** Tells the open pull requests from or into a branch that it moved (see core/push.ts branchMoved). */
+  announceBranchMoved(move: BranchMove): Promise<void>;
   setPullState(key: PullKey, request: SetStateRequest): Promise<OperationOutcome>;
   changePullBase(key: PullKey, request: ChangeBaseRequest): Promise<OperationOutcome>;
   recordAutoMergeScheduled(key: PullKey, schedule: AutoMergeSchedule): Promise<void>;

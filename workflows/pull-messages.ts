@@ -35,8 +35,20 @@ export interface MergeRequest extends OperationRequest {
   deleteBranchAfterMerge: boolean | null;
 }
 
+/**
+ * A branch an operation moved (a merge its base, an update its head): once the operation has
+ * answered, the workflow tells the other pull requests from or into that branch.
+ */
+export interface BranchMove {
+  repoId: number;
+  branch: string;
+  sha: string;
+}
+
 /** A merge activity's answer: an outcome, plus what the workflow needs to decide what comes next. */
 export interface MergeOutcome extends OperationOutcome {
+  /** The base branch the merge moved. */
+  moved?: BranchMove;
   /** The refusal is one that more waiting may lift (pending checks, missing approvals). */
   waiting?: boolean;
   /** The head branch should be deleted now that the merge is done. */
@@ -50,6 +62,11 @@ export interface MergeOperation extends MergeRequest {
 
 export interface UpdateBranchRequest extends OperationRequest {
   style: 'merge' | 'rebase';
+}
+
+/** An update activity's answer: the head branch it moved, when it succeeded. */
+export interface UpdateBranchOutcome extends OperationOutcome {
+  moved?: BranchMove;
 }
 
 export interface CancelAutoMergeRequest extends OperationRequest {
@@ -112,6 +129,7 @@ export const checksChangedSignal = defineSignal<[string]>('checksChanged');
 export const reviewsChangedSignal = defineSignal<[]>('reviewsChanged');
 export const viewQuery = defineQuery<PullWorkflowView>('view');
 
-export function pullWorkflowId(key: PullKey): string {
-  return `pull/${key.repoId}/${key.index}`;
+/** `prefix` is the installation's TEMPORAL_WORKFLOW_ID_PREFIX. */
+export function pullWorkflowId(key: PullKey, prefix = ''): string {
+  return `${prefix}pull/${key.repoId}/${key.index}`;
 }

@@ -11,7 +11,7 @@ import { pullIndexKey, pullOperationKey, pullRepositoryKey, pullStateKey } from 
 import {
   baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, headChangedSignal, mergeUpdate, pingUpdate,
   reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
-  type AutoMergeSchedule, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
+  type AutoMergeSchedule, type BranchMove, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
 } from './pull-messages.js';
 
 /**
@@ -19,6 +19,12 @@ import {
  * a pull request that lives for years never carries a huge history; tests pass a small limit.
  */
 const HISTORY_EVENT_LIMIT = 2_000;
+
+/**
+ * A base branch that moves tends to move again soon (a queue of merges): a refresh for a base move
+ * waits this long, so a burst of moves costs one mergeability check instead of one per move.
+ */
+const BASE_SETTLE = '1 second';
 
 // Reads and small writes: quick, retried on infrastructure errors.
 const records = proxyActivities<PullActivities>({
@@ -59,6 +65,18 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   let autoMerge: AutoMergeSchedule | null = input.carried?.autoMerge ?? null;
   // A new run refreshes mergeability when told the head or base moved (creation signals headChanged).
   let mergeabilityStale = input.carried?.mergeabilityStale ?? false;
+  // ...and at once, unless only the base moved (see BASE_SETTLE).
+  let refreshAtOnce = mergeabilityStale;
+  const staleNow = () => {
+    mergeabilityStale = true;
+    refreshAtOnce = true;
+  };
+  // Branches this pull request's operations moved, to tell the other pull requests once answered.
+  const announcements: BranchMove[] = [];
+  // (Behind a patch marker: histories recorded before announcements replay without them.)
+  const announceLater = (move: BranchMove | undefined) => {
+    if (move && patched('announce-branch-moves')) announcements.push(move);
+  };
   let autoMergeDue = autoMerge !== null;
   let finished = false;
   let state = 'open';
@@ -135,7 +153,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         return { status: 409, body: { message: `pull request is already scheduled to auto merge when checks succeed [pull_id: ${summary.pullId}]` } };
       }
       const outcome = await merger().mergePullRequest(key, { ...request, operationId: id });
-      if (outcome.status === 200) return finishMerge(outcome.deleteBranch, request.doerId);
+      if (outcome.status === 200) {
+        announceLater(outcome.moved);
+        return finishMerge(outcome.deleteBranch, request.doerId);
+      }
       if (request.mergeWhenChecksSucceed && outcome.waiting) {
         const style = (request.style || 'merge') as MergeStyle;
         const schedule: AutoMergeSchedule = {
@@ -169,7 +190,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   setHandler(updateBranchUpdate, (request) =>
     operation(`update (${request.style})`, request.requestId, async () => {
       const outcome = await gitWork.updatePullBranch(key, request);
-      if (outcome.status === 200) mergeabilityStale = true;
+      if (outcome.status === 200) {
+        staleNow();
+        announceLater(outcome.moved);
+      }
       return { status: outcome.status, body: outcome.body };
     }),
   );
@@ -183,7 +207,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
           await records.recordAutoMergeCancelled(key, request.doerId, 'closed');
           autoMerge = null;
         }
-        mergeabilityStale = true;
+        staleNow();
         describe();
       }
       return outcome;
@@ -193,13 +217,13 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   setHandler(changeBaseUpdate, (request) =>
     operation(`change base to ${request.base}`, request.requestId, async () => {
       const outcome = await records.changePullBase(key, request);
-      if (outcome.status < 300) mergeabilityStale = true;
+      if (outcome.status < 300) staleNow();
       return outcome;
     }),
   );
 
   setHandler(headChangedSignal, () => {
-    mergeabilityStale = true;
+    staleNow();
     autoMergeDue = autoMerge !== null;
   });
   setHandler(baseChangedSignal, () => {
@@ -227,6 +251,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`, requestId: `auto-merge/${schedule.scheduledAt}`,
       });
       if (outcome.status === 200) {
+        announceLater(outcome.moved);
         await finishMerge(outcome.deleteBranch, schedule.doerId);
         return;
       }
@@ -240,6 +265,21 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       describe();
     });
 
+  /** Tells the other pull requests about the branches operations moved, one operation at a time. */
+  const announce = async () => {
+    while (announcements.length > 0) {
+      const move = announcements[0]!;
+      try {
+        await mutex.runExclusive(() => records.announceBranchMoved(move));
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        // Out of retries: those pull requests check again on their next event.
+        log.warn('branch move not announced', { ...move, error: err.cause?.message ?? err.message });
+      }
+      announcements.shift();
+    }
+  };
+
   const summary = await records.loadPullSummary(key);
   repository = summary.repository;
   if (summary.hasMerged || summary.isClosed) {
@@ -250,10 +290,16 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   describe();
 
   while (!finished && !historyTooLong()) {
-    await condition(() => finished || mergeabilityStale || autoMergeDue || historyTooLong());
+    await condition(() => finished || mergeabilityStale || autoMergeDue || announcements.length > 0 || historyTooLong());
     if (finished) break;
+    if (announcements.length > 0) await announce();
+    if (mergeabilityStale && !refreshAtOnce && patched('settle-base-moves')) {
+      await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
+      if (finished) break;
+    }
     if (mergeabilityStale) {
       mergeabilityStale = false;
+      refreshAtOnce = false;
       const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
       if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
       if (autoMerge) autoMergeDue = true;
@@ -265,6 +311,11 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     if (state === 'closed' && !autoMerge && mutex.locked === false) finished = true;
   }
   await condition(allHandlersFinished);
+  // What the last operations moved is told before the run ends or continues as new.
+  while (announcements.length > 0) {
+    await announce();
+    await condition(allHandlersFinished);
+  }
   if (finished) return;
   await continueAsNew<typeof pullRequestWorkflow>({
     key, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },

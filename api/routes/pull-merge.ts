@@ -77,8 +77,11 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const mergeRequest = mergeRequestFrom(request.body as MergeBody, request.doer.id);
-    await markIssueRead(db, pull.issue_id, request.doer.id);
+    // Marked read alongside the merge, not before it: the mark does not change what the merge does,
+    // and a failed mark must not turn a done merge into an error.
+    const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));
     const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, idempotencyKey(request, 'merge', key));
+    await reading;
     return sendOutcome(reply, outcome, config.APP_URL);
   });
 

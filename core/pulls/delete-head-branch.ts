@@ -26,10 +26,16 @@ export async function deleteMergedHeadBranch(deps: OperationDeps, key: PullKey, 
     return { status: 403, body: { message: 'user has no permission to delete the head branch' } };
   }
 
-  // Pull requests based on the branch would lose their base: point them at the merged one's base.
-  const children = await pulls.openByBase(ctx.headRepo.id, ctx.pull.head_branch);
+  // Pull requests based on the branch would lose their base: point them at the merged one's base,
+  // with the comment a base change leaves (Gitea's RetargetChildrenOnMerge). Their workflows check
+  // them against it when the workflow announces the merge's base move, which comes after this.
+  // Only within one repository: the merged one's base is no branch of a fork.
+  const children = ctx.headRepo.id === ctx.baseRepo.id ? await pulls.openByBase(ctx.headRepo.id, ctx.pull.head_branch) : [];
   for (const child of children) {
-    await pulls.update(child.id, { base_branch: ctx.pull.base_branch, status: 'checking' });
+    await deps.db.transaction(async (trx) => {
+      await pulls.update(child.id, { base_branch: ctx.pull.base_branch, status: 'checking' }, trx);
+      await addComment(trx, { issueId: child.issue_id, posterId: doer.id, type: 'change_target_branch', content: JSON.stringify({ old: ctx.pull.head_branch, new: ctx.pull.base_branch }) });
+    });
   }
   if (!(await deleteRef(ctx.headPath, branchRef(ctx.pull.head_branch), sha))) {
     return { status: 409, body: { message: 'the head branch moved while it was being deleted' } };

@@ -3,7 +3,7 @@
 // outdated branch, signed commits), open dependencies. Pending checks are told apart from refusals
 // so an auto-merge can wait for them.
 import type { Knex } from 'knex';
-import { canMerge, protectionFor, statusContextMatches } from '../branch-protection.js';
+import { canMergeUnder, protectionFor, statusContextMatches } from '../branch-protection.js';
 import { approvalState } from '../reviews.js';
 import { latestStatusesByContext } from '../commit-statuses.js';
 import { openDependencies } from '../dependencies.js';
@@ -37,8 +37,11 @@ export interface ReadinessInput {
 export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness> {
   const { db, ctx, doer, mergeability } = i;
   if (ctx.issue.is_closed && !ctx.pull.has_merged) return { ready: false, waiting: false, status: 404, message: 'not found' };
-  const repoCtx = await repoContextFor(db, ctx, doer);
-  if (!(await canMerge(db, repoCtx, ctx.pull.base_branch, doer))) return { ready: false, waiting: false, status: 405, message: 'User not allowed to merge PR' };
+  // Read together, judged in Gitea's order below.
+  const [repoCtx, rule, blockers] = await Promise.all([
+    repoContextFor(db, ctx, doer), protectionFor(db, ctx.baseRepo.id, ctx.pull.base_branch), openDependencies(db, ctx.issue.id),
+  ]);
+  if (!(await canMergeUnder(db, repoCtx, doer, rule))) return { ready: false, waiting: false, status: 405, message: 'User not allowed to merge PR' };
   if (ctx.pull.has_merged) return { ready: false, waiting: false, status: 405, message: '' };
   if (i.manual) return { ready: true };
   if (isWorkInProgress(ctx.issue.title, i.wipPrefixes)) return { ready: false, waiting: false, status: 405, message: 'Work in progress PRs cannot be merged' };
@@ -52,7 +55,6 @@ export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness>
   if (mergeability.status === 'ancestor') return { ready: false, waiting: false, status: 405, message: 'the head branch is already contained in the base branch: nothing to merge' };
   if (mergeability.status === 'error') return { ready: false, waiting: false, status: 405, message: 'Please try again later' };
 
-  const rule = await protectionFor(db, ctx.baseRepo.id, ctx.pull.base_branch);
   const mayOverride = i.forceMerge && atLeast(repoCtx.mode, 'admin') && !rule?.settings.block_admin_merge_override;
   if (rule && !mayOverride) {
     const s = rule.settings;
@@ -60,7 +62,10 @@ export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness>
     if (s.block_on_outdated_branch && !(await isAncestor(ctx.basePath, mergeability.baseSha, mergeability.headSha))) {
       return { ready: false, waiting: false, status: 405, message: 'Not allowed to merge: the head branch is behind the base branch' };
     }
-    const approvals = await approvalState(db, ctx.issue.id, mergeability.headSha, s);
+    const [approvals, statuses] = await Promise.all([
+      approvalState(db, ctx.issue.id, mergeability.headSha, s),
+      s.enable_status_check ? latestStatusesByContext(db, ctx.baseRepo.id, mergeability.headSha) : [],
+    ]);
     if (s.block_on_rejected_reviews && approvals.rejected) {
       return { ready: false, waiting: true, status: 405, message: 'Not allowed to merge: there are official change requests' };
     }
@@ -68,7 +73,6 @@ export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness>
       return { ready: false, waiting: true, status: 405, message: `Not allowed to merge: ${approvals.approvals} of ${s.required_approvals} required approvals` };
     }
     if (s.enable_status_check) {
-      const statuses = await latestStatusesByContext(db, ctx.baseRepo.id, mergeability.headSha);
       for (const pattern of s.status_check_contexts) {
         const matching = statuses.filter((st) => statusContextMatches(pattern, st.context));
         if (matching.some((st) => st.state === 'error' || st.state === 'failure')) {
@@ -80,7 +84,7 @@ export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness>
       }
     }
   }
-  if ((await openDependencies(db, ctx.issue.id)).length > 0) {
+  if (blockers.length > 0) {
     return { ready: false, waiting: false, status: 405, message: 'pull request is blocked by an open dependency' };
   }
   return { ready: true };

@@ -9,7 +9,7 @@ import {
 import { pullsStore } from '../../db/pulls.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { nowUnix } from '../../db/time.js';
-import { addComment } from '../comments.js';
+import { issuesStore } from '../../db/issues.js';
 import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
@@ -42,7 +42,8 @@ async function recordMerge(db: Knex, ctx: PullOperationContext, doer: UserRow, s
     });
     if (Number(updated) === 0) return; // another attempt of this operation finished it
     await trx('issues').where({ id: ctx.issue.id }).update({ is_closed: true, closed_unix: now, updated_unix: now });
-    await addComment(trx, { issueId: ctx.issue.id, posterId: doer.id, type: 'merge_pull', content: commit });
+    // Not addComment: an event comment changes no count, and nobody reads the row back here.
+    await issuesStore(trx).insertComment({ issue_id: ctx.issue.id, poster_id: doer.id, type: 'merge_pull', content: commit }, trx);
     await trx('pull_auto_merges').where({ pull_id: ctx.pull.id }).delete();
   });
 }
@@ -50,17 +51,22 @@ async function recordMerge(db: Knex, ctx: PullOperationContext, doer: UserRow, s
 /** A retry of an operation that already journalled or finished its merge completes it, nothing more. */
 async function resumeJournalled(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeOperation): Promise<MergeOutcome | null> {
   if (ctx.pull.merge_operation_id !== op.operationId) return null;
-  if (ctx.pull.has_merged) return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
+  if (ctx.pull.has_merged) return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), moved: baseMoved(ctx, ctx.pull.merge_commit_sha ?? '') };
   const pending = ctx.pull.pending_merge_commit;
   if (!pending) return null;
   const current = await resolveRef(ctx.basePath, branchRef(ctx.pull.base_branch));
   if (current && (current === pending || (await isAncestor(ctx.basePath, pending, current)))) {
     await recordMerge(deps.db, ctx, doer, (op.style || 'merge') as MergeStyle, pending, ctx.pull.pending_merge_base ?? '', op.operationId);
-    return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
+    return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), moved: baseMoved(ctx, pending) };
   }
   // The earlier attempt never moved the branch: forget it and merge afresh.
   await pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null });
   return null;
+}
+
+/** The base branch a merge moved to `commit` (the other pull requests into it check again). */
+function baseMoved(ctx: PullOperationContext, commit: string): MergeOutcome['moved'] {
+  return { repoId: ctx.baseRepo.id, branch: ctx.pull.base_branch, sha: commit };
 }
 
 function shouldDeleteBranch(ctx: PullOperationContext, op: MergeRequest): boolean {
@@ -89,15 +95,26 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
   return null;
 }
 
-export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
-  const pull = await pullsStore(deps.db).byIndex(key.repoId, key.index);
-  return withKeyedLock(`merge/${key.repoId}/${pull?.base_branch ?? ''}`, () => mergeUnderLock(deps, key, op));
+interface MergeInputs {
+  ctx: PullOperationContext;
+  doer: UserRow | undefined;
 }
 
-async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
+async function loadMergeInputs(deps: OperationDeps, key: PullKey, doerId: number): Promise<MergeInputs> {
+  const [ctx, doer] = await Promise.all([loadPullOperationContext(deps, key), usersStore(deps.db).byId(doerId)]);
+  return { ctx, doer };
+}
+
+export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
+  const first = await loadMergeInputs(deps, key, op.doerId);
+  // What was read before the lock is still current when nobody held it; after a wait, another
+  // merge into the same base may have changed it.
+  return withKeyedLock(`merge/${key.repoId}/${first.ctx.pull.base_branch}`, (waited) => mergeUnderLock(deps, key, op, waited ? null : first));
+}
+
+async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation, first: MergeInputs | null): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
-    const ctx = await loadPullOperationContext(deps, key);
-    const doer = await usersStore(deps.db).byId(op.doerId);
+    const { ctx, doer } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
     if (!doer) return refuse(405, 'User not allowed to merge PR');
     const resumed = await resumeJournalled(deps, ctx, doer, op);
     if (resumed) return resumed;
@@ -106,7 +123,9 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     const manual = style === 'manually-merged';
     if (ctx.issue.is_closed && !ctx.pull.has_merged) return refuse(404, 'not found');
     if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return refuse(405, styleNotAllowedMessage(style));
-    const mergeability = manual ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [] } : await computeMergeability(ctx, { reuseStored: true });
+    const mergeability = manual
+      ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
+      : await computeMergeability(ctx, { reuseStored: true });
     const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
     if (!readiness.ready) {
       return readiness.waiting
@@ -116,7 +135,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     if (manual) return manualMerge(deps, ctx, doer, op);
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
-    const poster = ctx.issue.poster_id ? await usersStore(deps.db).byId(ctx.issue.poster_id) : undefined;
+    const poster = style !== 'squash' || !ctx.issue.poster_id ? undefined : ctx.issue.poster_id === doer.id ? doer : await usersStore(deps.db).byId(ctx.issue.poster_id);
     const facts = {
       style, title: ctx.issue.title, index: ctx.pull.index, headBranch: ctx.pull.head_branch, baseBranch: ctx.pull.base_branch,
       headRepoFullName: ctx.headRepo && ctx.headRepo.id !== ctx.baseRepo.id && ctx.headOwner ? `${ctx.headOwner.name}/${ctx.headRepo.name}` : null,
@@ -131,7 +150,10 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
 
     let commit: string;
     try {
-      commit = await mergeCommitForStyle(ctx.basePath, style, { base: mergeability.baseSha, head: mergeability.headSha, mergeBase: mergeability.mergeBase, message, author, committer });
+      commit = await mergeCommitForStyle(ctx.basePath, style, {
+        base: mergeability.baseSha, head: mergeability.headSha, message, author, committer,
+        known: { knownMergeBase: mergeability.mergeBase, knownTree: mergeability.tree, baseTree: mergeability.baseTree },
+      });
     } catch (err) {
       const failure = gitFailure(err, style);
       if (failure) return failure;
@@ -149,7 +171,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     faultPoint('merge:after-ref-update');
     await recordMerge(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId);
     faultPoint('merge:after-record');
-    return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op) };
+    return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), moved: baseMoved(ctx, commit) };
   }
   return refuse(409, 'merge push out of date');
 }

@@ -1,7 +1,7 @@
 // Computes a pull request's mergeability from git and stores it: the status Gitea shows through
 // `mergeable`, the merge base, the conflicted files and the diff size. Run by the pull request's
 // workflow (an activity), never on the request path.
-import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRefs, updateRef } from '../../git/index.js';
+import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRefTips, updateRef } from '../../git/index.js';
 import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
 import { NotFoundError } from '../errors.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
@@ -13,11 +13,15 @@ export interface MergeabilityResult {
   baseSha: string;
   mergeBase: string;
   conflictedFiles: string[];
+  /** The clean merge's tree ('' when there is none), and the base commit's tree: a merge of exactly these commits commits it. */
+  tree: string;
+  baseTree: string;
 }
 
 /** The three references a pull request operation starts from, read with one git call per repository. */
 interface PullRefs {
   baseSha: string | null;
+  baseTree: string | null;
   /** refs/pull/N/head in the base repository. */
   pullRefSha: string | null;
   /** The head branch in the head repository; null when it was deleted (or its repository was). */
@@ -29,9 +33,15 @@ async function readPullRefs(ctx: PullOperationContext): Promise<PullRefs> {
   const pullRef = pullHeadRef(ctx.pull.index);
   const head = branchRef(ctx.pull.head_branch);
   const sameRepo = ctx.headPath === ctx.basePath;
-  const inBase = await resolveRefs(ctx.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]);
-  const inHead = sameRepo ? inBase : ctx.headPath ? await resolveRefs(ctx.headPath, [head]) : new Map<string, string>();
-  return { baseSha: inBase.get(base) ?? null, pullRefSha: inBase.get(pullRef) ?? null, branchSha: inHead.get(head) ?? null };
+  const [inBase, inHead] = await Promise.all([
+    resolveRefTips(ctx.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]),
+    sameRepo || !ctx.headPath ? null : resolveRefTips(ctx.headPath, [head]),
+  ]);
+  const headTips = sameRepo ? inBase : inHead;
+  return {
+    baseSha: inBase.get(base)?.sha ?? null, baseTree: inBase.get(base)?.tree ?? null,
+    pullRefSha: inBase.get(pullRef)?.sha ?? null, branchSha: headTips?.get(head)?.sha ?? null,
+  };
 }
 
 /** Moves refs/pull/N/head to the head branch (fetching from a fork) when they differ. */
@@ -75,13 +85,14 @@ export async function computeMergeability(
   const refs = opts.refs ?? await currentRefs(ctx);
   const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
   const baseSha = refs.baseSha;
-  if (!baseSha || !headSha) return { status: 'error', headSha: headSha ?? '', baseSha: baseSha ?? '', mergeBase: '', conflictedFiles: [] };
+  const baseTree = refs.baseTree ?? '';
+  if (!baseSha || !headSha) return { status: 'error', headSha: headSha ?? '', baseSha: baseSha ?? '', mergeBase: '', conflictedFiles: [], tree: '', baseTree };
   const { pull } = ctx;
   if (opts.reuseStored && SETTLED.has(pull.status) && pull.checked_head === headSha && pull.checked_base === baseSha) {
-    return { status: pull.status, headSha, baseSha, mergeBase: pull.merge_base, conflictedFiles: pull.conflicted_files };
+    return { status: pull.status, headSha, baseSha, mergeBase: pull.merge_base, conflictedFiles: pull.conflicted_files, tree: pull.checked_tree, baseTree };
   }
-  const check = await checkMergeability(ctx.basePath, baseSha, headSha);
-  return { status: check.status, headSha, baseSha, mergeBase: check.mergeBase ?? '', conflictedFiles: check.conflictedFiles };
+  const check = await checkMergeability(ctx.basePath, baseSha, headSha, { baseTree: refs.baseTree });
+  return { status: check.status, headSha, baseSha, mergeBase: check.mergeBase ?? '', conflictedFiles: check.conflictedFiles, tree: check.tree ?? '', baseTree };
 }
 
 /** Recomputes and stores mergeability; merged or closed pull requests are left as they are. */
@@ -94,9 +105,14 @@ export async function refreshMergeability(deps: OperationDeps, key: PullKey): Pr
   if (ctx.pull.has_merged || ctx.issue.is_closed) return null;
   const refs = await currentRefs(ctx);
   const result = await computeMergeability(ctx, { refs });
-  const stats = result.mergeBase && result.headSha
-    ? await diffShortStat(ctx.basePath, result.mergeBase, result.headSha, {}).catch(() => ({ files: 0, additions: 0, deletions: 0 }))
-    : { files: 0, additions: 0, deletions: 0 };
+  // The stats are those of merge base..head: unchanged when neither moved (a base that moved on
+  // without changing the merge base, as most base moves do).
+  const unchanged = SETTLED.has(ctx.pull.status) && ctx.pull.checked_head === result.headSha && ctx.pull.merge_base === result.mergeBase;
+  const stats = unchanged
+    ? { files: ctx.pull.changed_files, additions: ctx.pull.additions, deletions: ctx.pull.deletions }
+    : result.mergeBase && result.headSha
+      ? await diffShortStat(ctx.basePath, result.mergeBase, result.headSha, {}).catch(() => ({ files: 0, additions: 0, deletions: 0 }))
+      : { files: 0, additions: 0, deletions: 0 };
   await pullsStore(deps.db).update(ctx.pull.id, {
     status: result.status,
     merge_base: result.mergeBase,
@@ -104,6 +120,7 @@ export async function refreshMergeability(deps: OperationDeps, key: PullKey): Pr
     head_commit_id: result.headSha || ctx.pull.head_commit_id,
     checked_head: result.headSha,
     checked_base: result.baseSha,
+    checked_tree: result.tree,
     head_branch_deleted: refs.branchSha === null,
     additions: stats.additions,
     deletions: stats.deletions,

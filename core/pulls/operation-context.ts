@@ -26,25 +26,35 @@ export interface PullOperationContext {
   headPath: string | null;
 }
 
-export async function loadPullOperationContext(deps: OperationDeps, key: PullKey, trx: Knex = deps.db): Promise<PullOperationContext> {
-  const pull = await pullsStore(trx).byIndex(key.repoId, key.index);
-  if (!pull) throw new NotFoundError();
-  const issue = toIssueRow(await trx('issues').where({ id: pull.issue_id }).first());
-  const baseRepo = await reposStore(trx).byId(pull.base_repo_id);
-  if (!issue || !baseRepo) throw new NotFoundError();
-  const users = usersStore(trx);
-  const baseOwner = (await users.byId(baseRepo.owner_id))!;
-  const headRepo = pull.head_repo_id ? (await reposStore(trx).byId(pull.head_repo_id)) ?? null : null;
-  const headOwner = headRepo ? (await users.byId(headRepo.owner_id)) ?? null : null;
+/**
+ * Loads it in two rounds of parallel queries (the pull request, its issue and the base repository
+ * are all found by the key; then the owners and a head repository in another repository).
+ */
+export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
+  const { db } = deps;
+  const [pull, issueRaw, baseRepo] = await Promise.all([
+    pullsStore(db).byIndex(key.repoId, key.index),
+    db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
+    reposStore(db).byId(key.repoId),
+  ]);
+  const issue = toIssueRow(issueRaw);
+  if (!pull || !issue || !baseRepo || issue.id !== pull.issue_id || pull.base_repo_id !== baseRepo.id) throw new NotFoundError();
+  const users = usersStore(db);
+  const sameRepo = pull.head_repo_id === baseRepo.id;
+  const [baseOwner, otherHeadRepo] = await Promise.all([
+    users.byId(baseRepo.owner_id),
+    !sameRepo && pull.head_repo_id ? reposStore(db).byId(pull.head_repo_id) : undefined,
+  ]);
+  const headRepo = sameRepo ? baseRepo : otherHeadRepo ?? null;
+  const headOwner = !headRepo ? null : headRepo.owner_id === baseRepo.owner_id ? baseOwner ?? null : (await users.byId(headRepo.owner_id)) ?? null;
   return {
     pull,
     issue,
     baseRepo,
-    baseOwner,
-    basePath: repoDiskPath(deps.config, baseOwner.name, baseRepo.name),
+    baseOwner: baseOwner!,
+    basePath: repoDiskPath(deps.config, baseOwner!.name, baseRepo.name),
     headRepo,
     headOwner,
     headPath: headRepo && headOwner ? repoDiskPath(deps.config, headOwner.name, headRepo.name) : null,
   };
 }
-

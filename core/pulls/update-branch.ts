@@ -12,7 +12,7 @@ import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import { updateMergeMessage } from './merge-message.js';
 import { syncHeadRef } from './mergeability.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
-import type { OperationOutcome, PullKey, UpdateBranchRequest } from '../../workflows/pull-messages.js';
+import type { PullKey, UpdateBranchOutcome, UpdateBranchRequest } from '../../workflows/pull-messages.js';
 
 function identity(user: UserRow): Identity {
   return { name: user.full_name || user.name, email: user.email || `${user.lower_name}@noreply.localhost` };
@@ -28,7 +28,7 @@ async function mayUpdate(deps: OperationDeps, ctx: PullOperationContext, doer: U
   return atLeast(baseMode, 'write') && (await canPush(deps.db, { ...headCtx, mode: 'write' }, ctx.pull.head_branch, doer, { force }));
 }
 
-export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: UpdateBranchRequest): Promise<OperationOutcome & { newHead?: string }> {
+export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: UpdateBranchRequest): Promise<UpdateBranchOutcome> {
   const ctx = await loadPullOperationContext(deps, key);
   if (ctx.pull.has_merged || ctx.issue.is_closed) return { status: 422, body: { message: 'pull request is merged or closed' } };
   const doer = await usersStore(deps.db).byId(req.doerId);
@@ -57,7 +57,8 @@ export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: U
         // sure the pull request ref caught up with the branch.
         await syncHeadRef(ctx);
         await deps.db('pull_requests').where({ id: ctx.pull.id }).update({ head_commit_id: headSha });
-        return { status: 200, body: { upToDate: true } };
+        // Announced all the same: after such a crash, nobody has told the others yet.
+        return { status: 200, body: { upToDate: true }, moved: { repoId: ctx.headRepo!.id, branch: ctx.pull.head_branch, sha: headSha } };
       }
       if (err instanceof MergeConflictError) return { status: 409, body: { message: req.style === 'rebase' ? 'rebase failed because of conflict' : 'merge failed because of conflict' } };
       if (err instanceof UnrelatedHistoriesError) return { status: 409, body: { message: 'refusing to merge unrelated histories' } };
@@ -72,7 +73,7 @@ export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: U
     faultPoint('update:after-ref-update');
     await syncHeadRef(ctx);
     await deps.db('pull_requests').where({ id: ctx.pull.id }).update({ head_commit_id: newHead, status: 'checking' });
-    return { status: 200, newHead };
+    return { status: 200, moved: { repoId: ctx.headRepo!.id, branch: ctx.pull.head_branch, sha: newHead } };
   } finally {
     if (!sameRepo) await deleteRef(ctx.headPath, baseRefInHead).catch(() => undefined);
   }

@@ -16,7 +16,7 @@ export function startWorkerProcess(config: Config, extraEnv: Record<string, stri
     ...(process.env as Record<string, string>),
     APP_DATA_PATH: config.APP_DATA_PATH, APP_URL: config.APP_URL,
     DB_TYPE: config.DB_TYPE, DB_HOST: config.DB_HOST, DB_NAME: config.DB_NAME, DB_USER: config.DB_USER, DB_PASSWD: config.DB_PASSWD,
-    TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+    TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, TEMPORAL_WORKFLOW_ID_PREFIX: config.TEMPORAL_WORKFLOW_ID_PREFIX,
     SECRET_KEY: config.SECRET_KEY, LOG_LEVEL: 'warn',
     ...extraEnv,
   };

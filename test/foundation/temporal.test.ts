@@ -1,5 +1,5 @@
 import t from 'tap';
-import { pingUpdate, pullWorkflowId, type PullKey } from '../../workflows/pull-messages.js';
+import { pingUpdate, type PullKey } from '../../workflows/pull-messages.js';
 import type { Db } from '../../db/connection.js';
 import { startTestServices } from '../helper.js';
 import { pullIndexKey, pullOperationKey, pullRepositoryKey, pullStateKey } from '../../workflows/search-attributes.js';
@@ -23,7 +23,7 @@ t.test('the pull request workflow starts with Update-With-Start and answers the 
 
   const first = await pullWorkflows!.execute(key, pingUpdate, [{ requestId: 'r1' }], 'req-1');
   t.equal(first.status, 200);
-  t.match(first.body, { workflowId: pullWorkflowId(key), operations: 1, summary: { exists: true, isClosed: false, hasMerged: false } });
+  t.match(first.body, { workflowId: pullWorkflows!.workflowId(key), operations: 1, summary: { exists: true, isClosed: false, hasMerged: false } });
 
   const second = await pullWorkflows!.execute(key, pingUpdate, [{ requestId: 'r2' }], 'req-2');
   t.match(second.body, { operations: 2 }, 'the same run took the second operation');
@@ -31,7 +31,7 @@ t.test('the pull request workflow starts with Update-With-Start and answers the 
   const retried = await pullWorkflows!.execute(key, pingUpdate, [{ requestId: 'r1-again' }], 'req-1');
   t.same(retried, first, 'a retried update id gets the first answer back, not a second operation');
 
-  const description = await pullWorkflows!.client.workflow.getHandle(pullWorkflowId(key)).describe();
+  const description = await pullWorkflows!.client.workflow.getHandle(pullWorkflows!.workflowId(key)).describe();
   t.equal(description.status.name, 'RUNNING');
   t.match(description.memo, { repoId: key.repoId, index: 1 }, 'the memo names the pull request for the Temporal UI');
 });
@@ -41,7 +41,7 @@ t.test('operators find a pull request workflow by its search attributes and read
   const key = await seedPull(db, 'Erin', 'Tools', 4);
   await pullWorkflows!.execute(key, pingUpdate, [{ requestId: 'req-abc' }], 'ping-1');
 
-  const handle = pullWorkflows!.client.workflow.getHandle(pullWorkflowId(key));
+  const handle = pullWorkflows!.client.workflow.getHandle(pullWorkflows!.workflowId(key));
   const description = await handle.describe();
   t.same(description.typedSearchAttributes.get(pullRepositoryKey), 'Erin/Tools');
   t.same(description.typedSearchAttributes.get(pullIndexKey), 4);
@@ -61,14 +61,14 @@ t.test('operators find a pull request workflow by its search attributes and read
     ids = await found();
     if (ids.length === 0) await new Promise((r) => setTimeout(r, 100));
   }
-  t.same(ids, [pullWorkflowId(key)], 'the visibility query finds exactly this workflow');
+  t.same(ids, [pullWorkflows!.workflowId(key)], 'the visibility query finds exactly this workflow');
 });
 
 t.test('a long-lived workflow continues as new and keeps its state', async (t) => {
   const services = await startTestServices(t, { temporal: true, env: { TEMPORAL_HISTORY_EVENT_LIMIT: '40' } });
   const { db, pullWorkflows } = services;
   const key = await seedPull(db, 'fay', 'r', 7);
-  const handle = pullWorkflows!.client.workflow.getHandle(pullWorkflowId(key));
+  const handle = pullWorkflows!.client.workflow.getHandle(pullWorkflows!.workflowId(key));
 
   const ping = async (n: number) => {
     // The update that lands while a run hands over to the next is retried, as the API does.
@@ -97,7 +97,7 @@ t.test('a long-lived workflow continues as new and keeps its state', async (t) =
   let runs: Array<{ runId: string; status: string }> = [];
   for (let i = 0; i < 50; i++) {
     runs = [];
-    for await (const w of pullWorkflows!.client.workflow.list({ query: `WorkflowId = "${pullWorkflowId(key)}"` })) runs.push({ runId: w.runId, status: w.status.name });
+    for await (const w of pullWorkflows!.client.workflow.list({ query: `WorkflowId = "${pullWorkflows!.workflowId(key)}"` })) runs.push({ runId: w.runId, status: w.status.name });
     if (runs.some((r) => r.runId === firstRun && r.status === 'CONTINUED_AS_NEW')) break;
     await new Promise((r) => setTimeout(r, 100));
   }

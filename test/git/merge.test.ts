@@ -7,7 +7,7 @@ import {
 import { readCommit } from '../../git/commits.js';
 import { treeOf } from '../../git/objects.js';
 import { isAncestor, resolveRef, updateRef } from '../../git/refs.js';
-import { gitOk } from '../../git/runner.js';
+import { gitCommandStats, gitOk } from '../../git/runner.js';
 import { alice, bareRepo, bob, carol, commit, log, show, tempDir, type Teardown } from './helpers.js';
 
 const merger = { name: 'Mona Merger', email: 'mona@example.com', date: '@1800000000 +0100' };
@@ -174,12 +174,37 @@ t.test('mergeability: mergeable, conflict, empty, ancestor', async (t) => {
   const netZero = await commit(repo, added, { tmp: null }, 'remove tmp');
   const lonely = await commit(repo, null, { z: '1' }, 'unrelated');
 
-  t.same(await checkMergeability(repo, base, clean), { status: 'mergeable', mergeBase: root, conflictedFiles: [] });
-  t.same(await checkMergeability(repo, base, conflicting), { status: 'conflict', mergeBase: root, conflictedFiles: ['a'] });
-  t.same(await checkMergeability(repo, base, netZero), { status: 'empty', mergeBase: root, conflictedFiles: [] });
-  t.same(await checkMergeability(repo, base, root), { status: 'ancestor', mergeBase: root, conflictedFiles: [] });
-  t.same(await checkMergeability(repo, base, base), { status: 'ancestor', mergeBase: base, conflictedFiles: [] });
-  t.same(await checkMergeability(repo, base, lonely), { status: 'empty', mergeBase: null, conflictedFiles: [] });
+  const cleanCheck = await checkMergeability(repo, base, clean);
+  t.same(cleanCheck, { status: 'mergeable', mergeBase: root, conflictedFiles: [], tree: (await mergeTree(repo, base, clean)).tree });
+  t.same(await checkMergeability(repo, base, conflicting), { status: 'conflict', mergeBase: root, conflictedFiles: ['a'], tree: null });
+  t.same(await checkMergeability(repo, base, netZero), { status: 'empty', mergeBase: root, conflictedFiles: [], tree: await treeOf(repo, base) });
+  t.same(await checkMergeability(repo, base, root), { status: 'ancestor', mergeBase: root, conflictedFiles: [], tree: null });
+  t.same(await checkMergeability(repo, base, base), { status: 'ancestor', mergeBase: base, conflictedFiles: [], tree: null });
+  t.same(await checkMergeability(repo, base, lonely), { status: 'empty', mergeBase: null, conflictedFiles: [], tree: null });
+  // The base tree the caller read decides "empty": a wrong one says so.
+  t.equal((await checkMergeability(repo, base, netZero, { baseTree: cleanCheck.tree })).status, 'mergeable');
+  t.equal((await checkMergeability(repo, base, netZero, { baseTree: await treeOf(repo, base) })).status, 'empty');
+});
+
+t.test('a merge that knows its tree commits it without merging again; a tree git no longer has is merged again', async (t) => {
+  const { repo, root, m1, f2 } = await diverged(t);
+  const check = await checkMergeability(repo, m1, f2);
+  const ids = { author: merger, committer: merger };
+  const before = gitCommandStats().get('merge-tree')?.count ?? 0;
+  const known = await mergeNoFastForward(repo, m1, f2, 'm', ids, { knownMergeBase: root, knownTree: check.tree!, baseTree: await treeOf(repo, m1) });
+  t.equal(gitCommandStats().get('merge-tree')?.count ?? 0, before, 'no merge-tree when the tree is known');
+  t.equal(known, await mergeNoFastForward(repo, m1, f2, 'm', ids), 'the same commit as a merge from scratch');
+
+  // A tree that is not in the object store (pruned since the check): commit-tree refuses it and the merge is computed.
+  const missing = 'f'.repeat(40);
+  t.equal(await mergeNoFastForward(repo, m1, f2, 'm', ids, { knownTree: missing }), known);
+  t.equal(await squash(repo, m1, f2, 's', merger, merger, { knownTree: missing }), await squash(repo, m1, f2, 's', merger, merger));
+  // An empty squash is still refused when the known tree is the base's own.
+  const same = await commit(repo, m1, { a: 'A1\na2\na3\n', c: 'c\n' }, 'base got it all');
+  const sameCheck = await checkMergeability(repo, same, f2);
+  t.equal(sameCheck.status, 'empty');
+  const error = await squash(repo, same, f2, 's', merger, merger, { knownMergeBase: sameCheck.mergeBase!, knownTree: sameCheck.tree!, baseTree: await treeOf(repo, same) }).catch((e: unknown) => e);
+  t.ok(error instanceof EmptyMergeError && error.reason === 'nothing-to-commit', 'nothing to commit');
 });
 
 t.test('update the PR head from its base', async (t) => {

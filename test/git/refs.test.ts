@@ -2,9 +2,10 @@ import t from 'tap';
 import fc from 'fast-check';
 import {
   branchNameOf, branchRef, commitExists, deleteRef, isAncestor, isValidBranchName, isValidRefName, isValidSha,
-  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, updateRef, zeroSha,
+  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha,
 } from '../../git/refs.js';
-import { runGit } from '../../git/runner.js';
+import { gitOk, runGit } from '../../git/runner.js';
+import { treeOf } from '../../git/objects.js';
 import { bareRepo, commit, tempDir } from './helpers.js';
 
 const VALID = [
@@ -94,6 +95,19 @@ t.test('resolve, compare-and-swap update, delete', async (t) => {
   t.equal(await deleteRef(repo, main, c2), true);
   t.equal(await resolveRef(repo, main), null);
   t.equal(await deleteRef(repo, main), false, 'deleting an absent ref reports false');
+});
+
+t.test('reference tips with their trees, in one git process', async (t) => {
+  const repo = await bareRepo(t);
+  const c1 = await commit(repo, null, { a: '1' }, 'one', { ref: 'refs/heads/main' });
+  const blob = (await gitOk(['hash-object', '-w', '--stdin'], { cwd: repo, input: 'x' })).trim();
+  await updateRef(repo, 'refs/heads/main-and-more', c1, null);
+  await gitOk(['update-ref', 'refs/tags/blob', blob], { cwd: repo });
+  const tips = await resolveRefTips(repo, ['refs/heads/main', 'refs/tags/blob', 'refs/heads/absent']);
+  t.same([...tips.keys()].sort(), ['refs/heads/main', 'refs/tags/blob'], 'exact names only: a prefix match is not kept, an absent ref is missing');
+  t.same(tips.get('refs/heads/main'), { sha: c1, tree: await treeOf(repo, c1) });
+  t.same(tips.get('refs/tags/blob'), { sha: blob, tree: null }, 'no tree for something other than a commit');
+  await t.rejects(resolveRefTips(repo, ['--all']), TypeError);
 });
 
 t.test('listing refs and reading history', async (t) => {

@@ -2,6 +2,8 @@ import t from 'tap';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertNotOption, GitError, gitEnvironment, gitOk, runGit, runGitBuffer, spawnGit, spawnGitReadable } from '../../git/runner.js';
+import { spawn } from 'node:child_process';
+import { spawnHelperPid } from '../../git/spawn-helper-client.js';
 import { bareRepo, tempDir } from './helpers.js';
 
 t.test('runGit returns the exit code without throwing', async (t) => {
@@ -96,4 +98,40 @@ t.test('spawnGit streams; spawnGitReadable fails on a bad exit', async (t) => {
 
   const bad = spawnGitReadable(['cat-file', '-p', 'deadbeef'], { cwd: repo });
   await t.rejects((async () => { for await (const _ of bad) void _; })(), GitError);
+});
+
+t.test('buffered git runs in the spawn helper, never forked from this process', async (t) => {
+  const repo = await bareRepo(t);
+  // A shell alias prints the parent of the git process that runs it.
+  const parent = Number((await gitOk(['-c', 'alias.parent=!sed -n "s/^PPid:[[:space:]]*//p" /proc/$PPID/status', 'parent'], { cwd: repo })).trim());
+  const helper = spawnHelperPid();
+  t.ok(helper !== null && helper !== process.pid, 'a helper process runs');
+  t.equal(parent, helper, 'git is the helper\'s child');
+});
+
+t.test('a helper that dies fails the calls in flight and is started again', async (t) => {
+  const repo = await bareRepo(t);
+  await gitOk(['--version'], { cwd: repo });
+  const first = spawnHelperPid()!;
+  // hash-object --stdin with no input waits until it is killed.
+  const waiting = runGit(['hash-object', '--stdin'], { cwd: repo, timeoutMs: 60_000 }).catch((e: unknown) => e);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  process.kill(first, 'SIGKILL');
+  const err = await waiting;
+  t.ok(err instanceof GitError && err.reason === 'spawn', 'the call in flight fails as a spawn failure');
+  t.equal((await gitOk(['rev-parse', '--is-bare-repository'], { cwd: repo })).trim(), 'true', 'the next call works');
+  t.not(spawnHelperPid(), first, 'in a new helper');
+});
+
+t.test('the helper does not keep a finished process alive', async (t) => {
+  const runner = new URL('../../git/runner.js', import.meta.url).href;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `const { gitOk } = await import(${JSON.stringify(runner)}); process.stdout.write(await gitOk(['--version'], { cwd: '/' }));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(false); }, 15_000);
+    child.on('exit', () => { clearTimeout(timer); resolve(true); });
+  });
+  t.ok(exited, 'the process ended on its own once its git call was answered');
+  t.match(out, /^git version /);
 });

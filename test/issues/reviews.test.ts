@@ -2,7 +2,6 @@
 // that reviews and commit statuses send to a pull request's workflow.
 import t from 'tap';
 import { approvalState } from '../../core/reviews.js';
-import { pullWorkflowId } from '../../workflows/pull-messages.js';
 import { startWorld, type World } from './world.js';
 
 /** A pull request row over an issue made through the API; the pull request API is not needed here. */
@@ -59,7 +58,7 @@ t.test('reviews over HTTP', async (t) => {
   t.same(list.json().map((r: { state: string }) => r.state), ['APPROVED', 'APPROVED', 'REQUEST_CHANGES', 'COMMENT']);
 
   // Both notifications reached the pull request's workflow (signal-with-start creates it).
-  const handle = w.pullWorkflows!.client.workflow.getHandle(pullWorkflowId({ repoId: pull.repoId, index: pull.index }));
+  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: pull.repoId, index: pull.index }));
   t.ok(await handle.describe(), 'reviewsChanged started the workflow');
   const posted = await w.api({ method: 'POST', url: `/api/v1/repos/alice/demo/statuses/${w.headSha}`, as: 'walt', body: { state: 'success', context: 'ci' } });
   t.equal(posted.statusCode, 201);

@@ -2,7 +2,6 @@
 // current head (never one for an older head), cancelled on request.
 import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
-import { pullWorkflowId } from '../../workflows/pull-messages.js';
 import { baseLog, merge, openPull, refOf, waitFor } from './world.js';
 
 const baseLogSubject = (w: Parameters<typeof baseLog>[0]) => baseLog(w, 'refs/heads/main', 1)[0]!.subject;
@@ -96,7 +95,7 @@ t.test('a scheduled auto-merge survives its workflow continuing as new', async (
   t.equal(scheduled.headers['x-request-id'], 'trace-me-42');
 
   const repoId = (await w.db('repositories').where({ lower_name: 'widget' }).orderBy('id').first('id')).id as number;
-  const handle = w.pullWorkflows!.client.workflow.getHandle(pullWorkflowId({ repoId, index: p }));
+  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId, index: p }));
   const described = await handle.describe();
   t.match(described.memo, { lastOperation: 'schedule auto-merge', lastRequestId: 'trace-me-42' }, 'the memo names the API request that scheduled it');
   const firstRun = described.runId;

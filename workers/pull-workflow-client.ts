@@ -1,5 +1,6 @@
-// The API's side of the per-pull-request workflows: Update-With-Start so that the first
-// operation starts the workflow, and signal-with-start for notifications.
+// Callers of the per-pull-request workflows: the API (Update-With-Start, so that the first
+// operation starts the workflow, and signal-with-start for notifications) and activities that tell
+// other pull requests a branch moved (through the worker's own client).
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import type { UpdateDefinition, SignalDefinition } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
@@ -11,19 +12,33 @@ export interface PullWorkflowSettings {
   taskQueue: string;
   /** Given to workflows this client starts (TEMPORAL_HISTORY_EVENT_LIMIT); absent: the workflow's default. */
   historyEventLimit?: number;
+  /** TEMPORAL_WORKFLOW_ID_PREFIX. */
+  workflowIdPrefix?: string;
 }
 
 export class PullWorkflowClient {
   private constructor(
     readonly client: Client,
-    private readonly connection: Connection,
+    /** Closed by close() when this object opened it. */
+    private readonly connection: Connection | null,
     private readonly taskQueue: string,
     private readonly historyEventLimit: number | undefined,
+    private readonly workflowIdPrefix: string,
   ) {}
 
   static async connect(s: PullWorkflowSettings): Promise<PullWorkflowClient> {
     const connection = await Connection.connect({ address: s.address, connectTimeout: '5 seconds' });
-    return new PullWorkflowClient(new Client({ connection, namespace: s.namespace }), connection, s.taskQueue, s.historyEventLimit);
+    return new PullWorkflowClient(new Client({ connection, namespace: s.namespace }), connection, s.taskQueue, s.historyEventLimit, s.workflowIdPrefix ?? '');
+  }
+
+  /** Over a client someone else owns (an activity's), for workflows on `taskQueue`. */
+  static over(client: Client, s: Omit<PullWorkflowSettings, 'address' | 'namespace'>): PullWorkflowClient {
+    return new PullWorkflowClient(client, null, s.taskQueue, s.historyEventLimit, s.workflowIdPrefix ?? '');
+  }
+
+  /** The id of the pull request's workflow in this installation. */
+  workflowId(key: PullKey): string {
+    return pullWorkflowId(key, this.workflowIdPrefix);
   }
 
   private input(key: PullKey): PullWorkflowInput {
@@ -32,7 +47,7 @@ export class PullWorkflowClient {
 
   private startOperation(key: PullKey) {
     return new WithStartWorkflowOperation(pullRequestWorkflow, {
-      workflowId: pullWorkflowId(key),
+      workflowId: this.workflowId(key),
       taskQueue: this.taskQueue,
       args: [this.input(key)],
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -59,7 +74,7 @@ export class PullWorkflowClient {
 
   async signal<A extends unknown[]>(key: PullKey, signal: SignalDefinition<A>, args: A): Promise<void> {
     const options = {
-      workflowId: pullWorkflowId(key),
+      workflowId: this.workflowId(key),
       taskQueue: this.taskQueue,
       args: [this.input(key)],
       signal: signal.name,
@@ -70,6 +85,6 @@ export class PullWorkflowClient {
   }
 
   async close(): Promise<void> {
-    await this.connection.close();
+    await this.connection?.close();
   }
 }
