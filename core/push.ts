@@ -8,6 +8,7 @@ import type { SignalDefinition } from '@temporalio/common';
 import { repoDiskPath } from './repositories.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
 import { usersStore } from '../db/users.js';
+import { nowUnix } from '../db/time.js';
 import {
   branchNameOf, branchRef, fetchIntoRepository, getDefaultBranch, isZeroSha, pullHeadRef, resolveRef, setDefaultBranch, updateRef,
 } from '../git/index.js';
@@ -46,11 +47,13 @@ interface OpenPull {
   head_repo_id: number;
 }
 
-async function openPulls(db: Knex, column: 'head' | 'base', repoId: number, branch: string): Promise<OpenPull[]> {
-  const rows = await db('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
+async function openPulls(db: Knex, column: 'head' | 'base', repoId: number, branch: string, opts: { askedBefore?: number } = {}): Promise<OpenPull[]> {
+  const query = db('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
     .where(`p.${column}_repo_id`, repoId).andWhere(`p.${column}_branch`, branch)
-    .andWhere('i.is_closed', false).andWhere('p.has_merged', false)
-    .select('p.id', 'p.index', 'p.base_repo_id', 'p.head_repo_id');
+    .andWhere('i.is_closed', false).andWhere('p.has_merged', false);
+  const { askedBefore } = opts;
+  if (askedBefore !== undefined) query.andWhere((q) => q.whereNull('p.recheck_requested_unix').orWhere('p.recheck_requested_unix', '<', askedBefore));
+  const rows = await query.select('p.id', 'p.index', 'p.base_repo_id', 'p.head_repo_id');
   return rows.map((r: Record<string, unknown>) => ({
     id: Number(r.id), index: Number(r.index), base_repo_id: Number(r.base_repo_id), head_repo_id: Number(r.head_repo_id),
   }));
@@ -124,7 +127,7 @@ export async function branchMoved(
       result.problems.push(err as Error);
     }
   }
-  for (const pull of await openPulls(services.db, 'base', repo.id, branch)) {
+  for (const pull of await pullsToRecheck(services.db, repo.id, branch)) {
     const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
     result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
     try {
@@ -133,6 +136,25 @@ export async function branchMoved(
       result.problems.push(err as Error);
     }
   }
+}
+
+/**
+ * A request to check again is good for this long: a workflow that was asked and never checked (it
+ * was terminated, say) is asked again after it.
+ */
+const RECHECK_REQUEST_SECONDS = 30;
+
+/**
+ * The open pull requests into a branch that moved, less those already asked to check again and not
+ * yet started on it: their check has still to read the references, and will see this move too (the
+ * check clears the request before it reads them; core/pulls/mergeability.ts). A merge queue moving
+ * main ten times a second wakes each workflow once per check, not once per move.
+ */
+async function pullsToRecheck(db: Knex, repoId: number, branch: string): Promise<OpenPull[]> {
+  const now = nowUnix();
+  const open = await openPulls(db, 'base', repoId, branch, { askedBefore: now - RECHECK_REQUEST_SECONDS });
+  if (open.length > 0) await db('pull_requests').whereIn('id', open.map((p) => p.id)).update({ recheck_requested_unix: now });
+  return open;
 }
 
 /** branchMoved for a repository known by id (the workflow's activities know ids, not rows). */

@@ -7,7 +7,7 @@ import * as pulls from './migrations/0004_pulls.js';
 import * as accountExtras from './migrations/0005_account_extras.js';
 import * as mergeJournal from './migrations/0007_merge_journal.js';
 import * as oauth2 from './migrations/0008_oauth2.js';
-import * as checkedTree from './migrations/0009_checked_tree.js';
+import * as mergeChecks from './migrations/0009_merge_checks.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -19,7 +19,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0005_account_extras', accountExtras],
   ['0007_merge_journal', mergeJournal],
   ['0008_oauth2', oauth2],
-  ['0009_checked_tree', checkedTree],
+  ['0009_merge_checks', mergeChecks],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

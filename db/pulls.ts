@@ -19,6 +19,8 @@ export interface PullRow {
   checked_base: string;
   /** The clean merge tree of checked_base and checked_head ('' when the check found none). */
   checked_tree: string;
+  /** When a check was asked for because the base moved; null once a check has started. */
+  recheck_requested_unix: number | null;
   has_merged: boolean;
   merged_unix: number | null;
   merger_id: number | null;
@@ -39,7 +41,7 @@ export function toPullRow(raw: Record<string, unknown> | undefined): PullRow | u
   if (!raw) return undefined;
   const r: Record<string, unknown> = { ...raw };
   for (const c of ['id', 'issue_id', 'index', 'base_repo_id', 'additions', 'deletions', 'changed_files']) r[c] = Number(r[c]);
-  for (const c of ['head_repo_id', 'merged_unix', 'merger_id']) r[c] = r[c] === null || r[c] === undefined ? null : Number(r[c]);
+  for (const c of ['head_repo_id', 'merged_unix', 'merger_id', 'recheck_requested_unix']) r[c] = r[c] === null || r[c] === undefined ? null : Number(r[c]);
   for (const c of ['has_merged', 'allow_maintainer_edit', 'head_branch_deleted']) r[c] = Boolean(r[c]);
   try {
     r.conflicted_files = typeof r.conflicted_files === 'string' && r.conflicted_files ? JSON.parse(r.conflicted_files) : [];

@@ -23,7 +23,8 @@ function pinoBackedLogger(log: PinoLogger): Logger {
 /** Once per process, before the first worker or connection; later calls change nothing. */
 export function installTemporalLogging(log: PinoLogger): void {
   try {
-    Runtime.install({ logger: pinoBackedLogger(log) });
+    // Core's own lines (warnings about slow workflow tasks...) too, instead of straight to the console.
+    Runtime.install({ logger: pinoBackedLogger(log), telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } } });
   } catch {
     // A runtime already exists (an earlier worker in this process): it keeps its logger.
   }

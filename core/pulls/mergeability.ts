@@ -4,6 +4,7 @@
 import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRefTips, updateRef } from '../../git/index.js';
 import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
 import { NotFoundError } from '../errors.js';
+import { ConcurrencyLimit } from '../concurrency-limit.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import type { PullKey } from '../../workflows/pull-messages.js';
 
@@ -95,14 +96,26 @@ export async function computeMergeability(
   return { status: check.status, headSha, baseSha, mergeBase: check.mergeBase ?? '', conflictedFiles: check.conflictedFiles, tree: check.tree ?? '', baseTree };
 }
 
+/**
+ * Checks run by this process at once. After a merge every open pull request into that base checks
+ * again; the rest wait their turn, so the merges people wait for keep the processor.
+ */
+export const mergeabilityChecks = new ConcurrencyLimit(2);
+
 /** Recomputes and stores mergeability; merged or closed pull requests are left as they are. */
-export async function refreshMergeability(deps: OperationDeps, key: PullKey): Promise<MergeabilityResult | null> {
+export function refreshMergeability(deps: OperationDeps, key: PullKey): Promise<MergeabilityResult | null> {
+  return mergeabilityChecks.run(() => refresh(deps, key));
+}
+
+async function refresh(deps: OperationDeps, key: PullKey): Promise<MergeabilityResult | null> {
   const ctx = await loadPullOperationContext(deps, key).catch((err: unknown) => {
     if (err instanceof NotFoundError) return null; // deleted with its repository: nothing to check
     throw err;
   });
   if (!ctx) return null;
   if (ctx.pull.has_merged || ctx.issue.is_closed) return null;
+  // Before the references are read: a base move from now on asks for another check (core/push.ts).
+  if (ctx.pull.recheck_requested_unix !== null) await pullsStore(deps.db).update(ctx.pull.id, { recheck_requested_unix: null });
   const refs = await currentRefs(ctx);
   const result = await computeMergeability(ctx, { refs });
   // The stats are those of merge base..head: unchanged when neither moved (a base that moved on
