@@ -36,6 +36,10 @@ const SCENARIOS: Scenario[] = [
     about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, API and worker in one process; peak RSS.',
   },
   {
+    name: 'spawn', script: 'spawn', args: ['40'],
+    about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
+  },
+  {
     name: 'token-auth', script: 'token-auth', args: ['5'],
     about: 'CPU per token authentication, and `GET /api/v1/version` anonymous against with a token (the overhead of authentication), SQLite and MariaDB; peak RSS.',
   },

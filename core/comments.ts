@@ -6,8 +6,12 @@ import { atLeast, type RepoContext } from './permissions.js';
 import { issuesStore, type CommentRow, type IssueRow } from '../db/issues.js';
 import type { UserRow } from '../db/users.js';
 
-/** Kinds of comment rows; only `comment` counts in an issue's `comments` number, as in Gitea. */
-export type CommentType = 'comment' | 'merge_pull' | 'delete_branch' | 'close' | 'reopen' | 'schedule_auto_merge' | 'cancel_auto_merge' | string;
+/**
+ * Kinds of comment rows; only `comment` counts in an issue's `comments` number, as in Gitea. The
+ * timeline (api/serializers/timeline.ts) names each the way Gitea does: add a new kind there too.
+ */
+export type CommentType = 'comment' | 'merge_pull' | 'delete_branch' | 'close' | 'reopen' | 'change_target_branch'
+  | 'schedule_auto_merge' | 'cancel_auto_merge' | string;
 
 export const MAX_COMMENT_LENGTH = 65535;
 

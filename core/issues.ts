@@ -7,6 +7,7 @@ import { allocateIssueIndex } from './issue-index.js';
 import { labelsForIssue } from './labels.js';
 import { findMilestone } from './milestones.js';
 import { openDependencies } from './dependencies.js';
+import { addComment } from './comments.js';
 import { issuesStore, type IssueRow } from '../db/issues.js';
 import { milestonesStore } from '../db/milestones.js';
 import { usersStore, USER_TYPE, type UserRow } from '../db/users.js';
@@ -92,21 +93,30 @@ export async function createIssue(db: Knex, ctx: RepoContext, doer: UserRow, inp
     }, trx);
     await store.replaceLabels(issueId, labels.map((l) => l.id), trx);
     await store.replaceAssignees(issueId, assignees.map((u) => u.id), trx);
+    // Gitea creates a closed issue open and then closes it, which leaves the close record.
+    if (closed) await addComment(trx, { issueId, posterId: doer.id, type: 'close', content: '' });
     return issueId;
   });
   return (await issuesStore(db).byId(id))!;
 }
 
 /**
- * Closes or reopens. Closing while open issues block this one is refused (412), as Gitea refuses.
- * Pull requests pass through the pull request's workflow so this cannot interleave with a merge.
+ * Closes or reopens, leaving the close or reopen record on the timeline as Gitea does. Closing while
+ * open issues block this one is refused (412), as Gitea refuses. Pull requests pass through the
+ * pull request's workflow (core/pulls/state.ts) so this cannot interleave with a merge.
  */
-export async function setIssueClosed(db: Knex, issue: IssueRow, closed: boolean): Promise<void> {
+export async function setIssueClosed(db: Knex, issue: IssueRow, closed: boolean, doer: UserRow): Promise<void> {
   if (issue.is_closed === closed) return;
   if (closed && (await openDependencies(db, issue.id)).length > 0) {
     throw new PreconditionFailedError('cannot close this issue or pull request because it still has open dependencies');
   }
-  await issuesStore(db).update(issue.id, { is_closed: closed, closed_unix: closed ? nowUnix() : null });
+  await db.transaction(async (trx) => {
+    // Only the request that changes the state records it: two racing closes leave one record.
+    const changed = await trx('issues').where({ id: issue.id, is_closed: !closed })
+      .update({ is_closed: closed, closed_unix: closed ? nowUnix() : null, updated_unix: nowUnix() });
+    if (Number(changed) === 0) return;
+    await addComment(trx, { issueId: issue.id, posterId: doer.id, type: closed ? 'close' : 'reopen', content: '' });
+  });
 }
 
 export interface IssueEdit {
@@ -147,7 +157,7 @@ export async function editIssue(db: Knex, ctx: RepoContext, issue: IssueRow, doe
     }
   }
   if (Object.keys(fields).length) await store.update(issue.id, fields);
-  if (edit.state !== undefined) await setIssueClosed(db, issue, edit.state === 'closed');
+  if (edit.state !== undefined) await setIssueClosed(db, issue, edit.state === 'closed', doer);
   return (await store.byId(issue.id))!;
 }
 

@@ -66,10 +66,9 @@ export interface RepoLookup {
  * (404, never 403), as in Gitea.
  */
 export async function loadRepository(db: Knex, lookup: RepoLookup): Promise<RepoContext> {
-  const owner = await usersStore(db).byName(lookup.ownerName);
-  if (!owner) throw new NotFoundError();
-  const repo = await reposStore(db).byOwnerAndName(owner.id, lookup.repoName);
-  if (!repo) throw new NotFoundError();
+  // Both by name, at once: every repository route starts here.
+  const [owner, repo] = await Promise.all([usersStore(db).byName(lookup.ownerName), reposStore(db).byOwnerNameAndName(lookup.ownerName, lookup.repoName)]);
+  if (!owner || !repo || repo.owner_id !== owner.id) throw new NotFoundError();
   const mode = await repoAccessMode(db, repo, owner, lookup.doer);
   if (mode === 'none') throw new NotFoundError();
   if (lookup.publicOnly && repo.is_private) throw new ForbiddenError('token scope is limited to public repos');

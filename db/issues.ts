@@ -51,6 +51,22 @@ function toCommentRow(raw: Record<string, unknown>): CommentRow {
   };
 }
 
+/** Gitea's `since`/`before` on comments: bounds on when a row was last updated, both inclusive. */
+export interface CommentRange {
+  sinceUnix?: number;
+  beforeUnix?: number;
+}
+
+// Gitea orders comments by creation, then id (rows made within one second keep their order).
+const COMMENT_ORDER = [{ column: 'created_unix' }, { column: 'id' }];
+
+function commentsOf(trx: Knex, issueId: number, range: CommentRange): Knex.QueryBuilder {
+  const q = trx('comments').where({ issue_id: issueId });
+  if (range.sinceUnix !== undefined) q.andWhere('updated_unix', '>=', range.sinceUnix);
+  if (range.beforeUnix !== undefined) q.andWhere('updated_unix', '<=', range.beforeUnix);
+  return q;
+}
+
 export interface IssueFilter {
   repoId: number;
   isPull?: boolean;
@@ -161,11 +177,18 @@ export function issuesStore(db: Knex) {
       const r = await trx('comments').where({ id }).first();
       return r ? toCommentRow(r) : undefined;
     },
-    async comments(issueId: number, range: { sinceUnix?: number; beforeUnix?: number }, trx: Knex = db): Promise<CommentRow[]> {
-      const q = trx('comments').where({ issue_id: issueId });
-      if (range.sinceUnix !== undefined) q.andWhere('updated_unix', '>=', range.sinceUnix);
-      if (range.beforeUnix !== undefined) q.andWhere('updated_unix', '<=', range.beforeUnix);
-      return (await q.orderBy([{ column: 'created_unix' }, { column: 'id' }])).map(toCommentRow);
+    /** Every comment row of the issue, oldest first. */
+    /** The issue's conversation: rows of type `comment` only (events are the timeline's). */
+    async comments(issueId: number, range: CommentRange, trx: Knex = db): Promise<CommentRow[]> {
+      return (await commentsOf(trx, issueId, range).andWhere('type', 'comment').orderBy(COMMENT_ORDER)).map(toCommentRow);
+    },
+    /** One page of the issue's comment rows, oldest first (the timeline). */
+    async commentPage(issueId: number, range: CommentRange, page: { limit: number; offset: number }, trx: Knex = db): Promise<CommentRow[]> {
+      return (await commentsOf(trx, issueId, range).orderBy(COMMENT_ORDER).limit(page.limit).offset(page.offset)).map(toCommentRow);
+    },
+    async countComments(issueId: number, range: CommentRange, trx: Knex = db): Promise<number> {
+      const row = await commentsOf(trx, issueId, range).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
     },
     async dependencyIds(issueId: number, trx: Knex = db): Promise<number[]> {
       const rows = await trx('issue_dependencies').where({ issue_id: issueId }).orderBy('dependency_id');

@@ -64,6 +64,11 @@ export function reposStore(db: Knex) {
     async byOwnerAndName(ownerId: number, name: string, trx: Knex = db): Promise<RepoRow | undefined> {
       return toRepoRow(await trx('repositories').where({ owner_id: ownerId, lower_name: name.toLowerCase() }).first());
     },
+    /** By the owner's name, so it can be read at the same time as the owner. */
+    async byOwnerNameAndName(ownerName: string, name: string, trx: Knex = db): Promise<RepoRow | undefined> {
+      return toRepoRow(await trx('repositories as r').join('users as u', 'u.id', 'r.owner_id')
+        .where({ 'u.lower_name': ownerName.toLowerCase(), 'r.lower_name': name.toLowerCase() }).first('r.*'));
+    },
     async insert(fields: Partial<RepoRow> & Pick<RepoRow, 'owner_id' | 'name'>, trx: Knex = db): Promise<number> {
       const now = nowUnix();
       const [id] = await trx('repositories').insert({ ...fields, lower_name: fields.name.toLowerCase(), created_unix: now, updated_unix: now });

@@ -61,6 +61,10 @@ export function usersStore(db: Knex) {
     async byId(id: number, trx: Knex = db): Promise<UserRow | undefined> {
       return toUserRow(await trx('users').where({ id }).first());
     },
+    /** The owner of a repository, read without the repository row. */
+    async ownerOfRepo(repoId: number, trx: Knex = db): Promise<UserRow | undefined> {
+      return toUserRow(await trx('users as u').join('repositories as r', 'r.owner_id', 'u.id').where('r.id', repoId).first('u.*'));
+    },
     async byName(name: string, trx: Knex = db): Promise<UserRow | undefined> {
       return toUserRow(await trx('users').where({ lower_name: name.toLowerCase() }).first());
     },

@@ -23,8 +23,9 @@ function pinoBackedLogger(log: PinoLogger): Logger {
 /** Once per process, before the first worker or connection; later calls change nothing. */
 export function installTemporalLogging(log: PinoLogger): void {
   try {
-    // Core's own lines (warnings about slow workflow tasks...) too, instead of straight to the console.
-    Runtime.install({ logger: pinoBackedLogger(log), telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } } });
+    // (Core's own warnings stay on the console: forwarding them through this logger keeps a
+    // process that has no worker alive for ever, as the SDK 1.24 runtime holds it open.)
+    Runtime.install({ logger: pinoBackedLogger(log) });
   } catch {
     // A runtime already exists (an earlier worker in this process): it keeps its logger.
   }

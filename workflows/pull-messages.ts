@@ -33,6 +33,11 @@ export interface MergeRequest extends OperationRequest {
   forceMerge: boolean;
   /** null: the repository's default_delete_branch_after_merge. */
   deleteBranchAfterMerge: boolean | null;
+  /**
+   * Where the route found the pull request, when its head is in the base repository: the merge
+   * reads the references there while it loads the rows (and drops them if the rows disagree).
+   */
+  where?: { owner: string; repo: string; baseBranch: string; headBranch: string };
 }
 
 /**

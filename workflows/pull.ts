@@ -3,11 +3,11 @@
 // mergeability fresh when the head or base moves.
 import {
   ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, patched, proxyActivities, proxyLocalActivities,
-  setHandler, upsertMemo, upsertSearchAttributes, workflowInfo,
+  setHandler, workflowInfo,
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
-import { pullIndexKey, pullOperationKey, pullRepositoryKey, pullStateKey } from './search-attributes.js';
+import { Describer } from './description.js';
 import {
   baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, headChangedSignal, mergeUpdate, pingUpdate,
   reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
@@ -56,6 +56,9 @@ const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squ
 
 export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<void> {
   const { key } = input;
+  // Histories recorded before descriptions went lean replay with every write in full.
+  const lean = patched('lean-descriptions');
+  const describer = new Describer(key, lean);
   const historyLimit = input.historyEventLimit ?? HISTORY_EVENT_LIMIT;
   const mutex = new Mutex();
   let operations = input.carried?.operations ?? 0;
@@ -85,21 +88,14 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   const historyTooLong = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
 
   // What the Temporal UI shows: search attributes to find the workflow, the memo to read it.
-  const describe = () => {
-    upsertSearchAttributes([
-      { key: pullRepositoryKey, value: repository || null },
-      { key: pullIndexKey, value: key.index },
-      { key: pullStateKey, value: state },
-      { key: pullOperationKey, value: running || null },
-    ]);
-    upsertMemo({
-      repoId: key.repoId, index: key.index, repository, state, operation: running || null, lastOperation, lastRequestId,
-      autoMerge: autoMerge ? `${autoMerge.style} by user ${autoMerge.doerId}` : null,
-    });
-  };
+  const describe = () => describer.write({
+    repository, state, operation: running, lastOperation, lastRequestId, autoMerge: autoMerge ? `${autoMerge.style} by user ${autoMerge.doerId}` : null,
+  });
   // An activity that keeps failing (a bug, a broken disk) ends the operation with a 500 instead
-  // of leaving the caller waiting; the workflow itself carries on.
-  const operation = <T>(name: string, requestId: string | undefined, fn: () => Promise<T>): Promise<T | OperationOutcome> =>
+  // of leaving the caller waiting; the workflow itself carries on. An operation whose first step is
+  // a local activity runs it inside this workflow task: a description of it as running would be
+  // replaced by the final one before anybody could read it, so none is written.
+  const operation = <T>(name: string, requestId: string | undefined, fn: () => Promise<T>, opts: { firstStepLocal?: boolean } = {}): Promise<T | OperationOutcome> =>
     mutex.runExclusive(async () => {
       // The run's first activity tells it which repository and state it describes; operations wait
       // for that so the memo and search attributes they write are complete.
@@ -108,7 +104,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       operations++;
       running = lastOperation = name;
       lastRequestId = requestId ?? '';
-      describe();
+      if (!(lean && opts.firstStepLocal)) describe();
       log.info('operation started', { operation: name, requestId: lastRequestId, updateId: currentUpdateInfo()?.id ?? null });
       try {
         return await fn();
@@ -121,7 +117,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         return { status, body: { message: status === 500 ? `${name} failed: ${cause?.message ?? err.message}` : cause!.message } };
       } finally {
         running = '';
-        describe();
+        // An operation that moved a branch is described once the move is announced: the
+        // announcement is the next workflow task anyway, and this one answers the caller sooner
+        // without the two upserts.
+        if (!(lean && announcements.length > 0)) describe();
       }
     });
   const updateId = () => currentUpdateInfo()?.id ?? `${workflowInfo().runId}/${operations}`;
@@ -130,7 +129,8 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     state = 'merged';
     finished = true;
     autoMerge = null;
-    describe();
+    // (The operation describes itself when it ends; before that only if another activity comes first.)
+    if (!lean || deleteBranch) describe();
     if (deleteBranch) {
       const deleted = await gitWork.deleteMergedHeadBranch(key, doerId);
       if (deleted.status >= 400) return deleted;
@@ -169,7 +169,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         return { status: 201 };
       }
       return { status: outcome.status, body: outcome.body };
-    }),
+    }, { firstStepLocal: true }),
   { validator: (request: MergeRequest) => {
     if (request.style && !MERGE_STYLES.includes(request.style)) throw new Error(`unknown merge style ${request.style}`);
   } });
@@ -263,7 +263,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       await records.recordAutoMergeCancelled(key, null, message || 'the pull request can no longer be merged');
       autoMerge = null;
       describe();
-    });
+    }, { firstStepLocal: true });
 
   /** Tells the other pull requests about the branches operations moved, one operation at a time. */
   const announce = async () => {
@@ -278,6 +278,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       }
       announcements.shift();
     }
+    describe();
   };
 
   const summary = await records.loadPullSummary(key);

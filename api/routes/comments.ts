@@ -1,5 +1,5 @@
-// Issue comments (Gitea's routers/api/v1/repo/issue_comment.go). Merge and branch-deletion records
-// are comments too, so they appear here.
+// Issue comments (Gitea's routers/api/v1/repo/issue_comment.go): what people wrote. Events (merge,
+// close, branch deletion, auto-merge...) are comment rows too, but only the timeline lists them.
 import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
@@ -9,15 +9,11 @@ import { postComment } from '../../core/comments.js';
 import { issuesStore } from '../../db/issues.js';
 import { setTotalCount } from '../paging.js';
 import { renderComments } from '../serializers/issue.js';
-import { ApiError, Comment, CreateIssueCommentOption, IssueParams } from '../schemas/issue.js';
-import { repoForRequest } from './issues-common.js';
+import { ApiError, Comment, CommentRangeQuery, CreateIssueCommentOption, IssueParams } from '../schemas/issue.js';
+import { commentRangeOf, repoForRequest } from './issues-common.js';
 
-const ListQuery = Type.Object({
-  since: Type.Optional(Type.String({ format: 'date-time', maxLength: 64 })),
-  before: Type.Optional(Type.String({ format: 'date-time', maxLength: 64 })),
-});
+const ListQuery = Type.Object(CommentRangeQuery);
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError, 423: ApiError };
-const unix = (iso: string | undefined) => (iso ? Math.floor(Date.parse(iso) / 1000) : undefined);
 
 export async function commentRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
@@ -28,7 +24,7 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
-    const rows = await issuesStore(db).comments(issue.id, { sinceUnix: unix(request.query.since), beforeUnix: unix(request.query.before) });
+    const rows = await issuesStore(db).comments(issue.id, commentRangeOf(request.query));
     setTotalCount(reply, rows.length);
     return renderComments({ db, viewer: request.doer ?? null, appUrl: config.APP_URL }, `${ctx.owner.name}/${ctx.repo.name}`, issue, rows);
   });

@@ -19,6 +19,7 @@ import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
 import { issueRoutes } from './issues.js';
 import { commentRoutes } from './comments.js';
+import { timelineRoutes } from './timeline.js';
 import { dependencyRoutes } from './dependencies.js';
 import { reviewRoutes } from './reviews.js';
 import { statusRoutes } from './statuses.js';
@@ -31,7 +32,7 @@ export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   userRoutes, tokenRoutes, orgRoutes, blockRoutes, twoFactorRoutes,
   repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
-  labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
+  labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, timelineRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
   oauth2AppRoutes, webRoutes,
   metricsRoutes,
 ];

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { loadRepository, type RepoContext } from '../../core/permissions.js';
 import type { Db } from '../../db/connection.js';
+import type { CommentRange } from '../../db/issues.js';
 import type { UserRow } from '../../db/users.js';
 
 export async function repoForRequest(db: Db, request: FastifyRequest, params: { owner: string; repo: string }): Promise<RepoContext> {
@@ -15,4 +16,10 @@ export async function repoForRequest(db: Db, request: FastifyRequest, params: { 
 
 export function repoApiUrl(appUrl: string, ctx: RepoContext): string {
   return `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`;
+}
+
+/** `since`/`before` as unix seconds; the query schema has already refused anything but RFC 3339. */
+export function commentRangeOf(query: { since?: string; before?: string }): CommentRange {
+  const unix = (iso: string | undefined) => (iso ? Math.floor(Date.parse(iso) / 1000) : undefined);
+  return { sinceUnix: unix(query.since), beforeUnix: unix(query.before) };
 }

@@ -59,9 +59,11 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
 
   async function loadPull(request: FastifyRequest): Promise<{ ctx: RepoContext; pull: PullRow; key: PullKey }> {
     const p = request.params as Static<typeof PullParams>;
-    const ctx = await loadRepository(db, { ownerName: p.owner, repoName: p.repo, doer: request.doer, publicOnly: request.auth?.publicOnly });
-    const pull = await pullsStore(db).byIndex(ctx.repo.id, p.index);
-    if (!pull) throw new NotFoundError();
+    const [ctx, pull] = await Promise.all([
+      loadRepository(db, { ownerName: p.owner, repoName: p.repo, doer: request.doer, publicOnly: request.auth?.publicOnly }),
+      pullsStore(db).byRepoNamesAndIndex(p.owner, p.repo, p.index),
+    ]);
+    if (!pull || pull.base_repo_id !== ctx.repo.id) throw new NotFoundError();
     return { ctx, pull, key: { repoId: ctx.repo.id, index: pull.index } };
   }
 
@@ -77,6 +79,9 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const mergeRequest = mergeRequestFrom(request.body as MergeBody, request.doer.id);
+    if (pull.head_repo_id === ctx.repo.id) {
+      mergeRequest.where = { owner: ctx.owner.name, repo: ctx.repo.name, baseBranch: pull.base_branch, headBranch: pull.head_branch };
+    }
     // Marked read alongside the merge, not before it: the mark does not change what the merge does,
     // and a failed mark must not turn a done merge into an error.
     const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));

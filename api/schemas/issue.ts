@@ -152,6 +152,48 @@ export const Comment = Type.Object({
 }, { description: 'Comment' });
 export const CreateIssueCommentOption = Type.Object({ body: Type.String({ maxLength: 65535 }) });
 
+/** Gitea's `since`/`before` on comment lists: RFC 3339 bounds on when a comment was last updated. */
+export const CommentRangeQuery = {
+  since: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'if provided, only comments updated since the specified time are returned.' })),
+  before: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'if provided, only comments updated before the provided time are returned.' })),
+};
+
+// Records the service never keeps (tracked time, teams): always null, any object shape in Gitea.
+const AlwaysNullObject = (name: string) => NullableObject(Type.Object({}, { additionalProperties: true, description: `${name} (not kept by this service: always null)` }));
+
+/** Gitea's TimelineComment (modules/structs/issue_comment.go): a comment row of any type, in Gitea's field order. */
+export const TimelineComment = Type.Object({
+  id: Type.Integer(),
+  type: Type.String({ description: "Gitea's comment type name: comment, close, reopen, merge_pull, delete_branch, change_target_branch, pull_scheduled_merge, pull_cancel_scheduled_merge..." }),
+  html_url: Type.String(),
+  pull_request_url: Type.String({ description: 'the pull request page; empty on an issue' }),
+  issue_url: Type.String({ description: 'the issue page; empty on a pull request' }),
+  user: NullableObject(User),
+  body: Type.String({ description: 'the text of a comment; empty for events' }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  old_project_id: Type.Integer(),
+  project_id: Type.Integer(),
+  old_milestone: NullableObject(Milestone),
+  milestone: NullableObject(Milestone),
+  tracked_time: AlwaysNullObject('TrackedTime'),
+  old_title: Type.String(),
+  new_title: Type.String(),
+  old_ref: Type.String({ description: 'change_target_branch: the former base branch; delete_branch: the deleted branch' }),
+  new_ref: Type.String({ description: 'change_target_branch: the new base branch' }),
+  ref_issue: NullableObject(Issue),
+  ref_comment: NullableObject(Comment),
+  ref_action: Type.String(),
+  ref_commit_sha: Type.String(),
+  review_id: Type.Integer(),
+  label: NullableObject(Label),
+  assignee: NullableObject(User),
+  assignee_team: AlwaysNullObject('Team'),
+  removed_assignee: Type.Boolean(),
+  resolve_doer: NullableObject(User),
+  dependent_issue: NullableObject(Issue),
+}, { description: 'TimelineComment' });
+
 export const IssueMeta = Type.Object({
   index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   owner: Type.Optional(Type.String({ maxLength: 255 })),

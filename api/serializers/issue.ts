@@ -127,7 +127,8 @@ export async function renderComments(rc: IssueRenderContext, repoFullName: strin
       html_url: `${repoHtml}/${issue.is_pull ? 'pulls' : 'issues'}/${issue.index}#issuecomment-${c.id}`,
       pull_request_url: issue.is_pull ? `${repoHtml}/pulls/${issue.index}` : '',
       issue_url: issue.is_pull ? '' : `${repoHtml}/issues/${issue.index}`,
-      user: poster ? toApiUser(poster, rc.viewer, rc.appUrl) : ghostUser(rc.appUrl),
+      // As Gitea's ToAPIComment: the poster as seen by nobody in particular, never the real address.
+      user: poster ? toApiUser(poster, null, rc.appUrl) : ghostUser(rc.appUrl),
       original_author: '',
       original_author_id: 0,
       body: c.content,

@@ -24,10 +24,25 @@ export async function repoContextFor(db: Knex, ctx: PullOperationContext, doer: 
   return { repo: ctx.baseRepo, owner: ctx.baseOwner, mode: await repoAccessMode(db, ctx.baseRepo, ctx.baseOwner, doer) };
 }
 
+/** What readiness depends on besides git: read while git computes the mergeability. */
+export interface ReadinessFacts {
+  repoCtx: RepoContext;
+  rule: Awaited<ReturnType<typeof protectionFor>>;
+  blockers: unknown[];
+}
+
+export async function loadReadinessFacts(db: Knex, ctx: PullOperationContext, doer: UserRow): Promise<ReadinessFacts> {
+  const [repoCtx, rule, blockers] = await Promise.all([
+    repoContextFor(db, ctx, doer), protectionFor(db, ctx.baseRepo.id, ctx.pull.base_branch), openDependencies(db, ctx.issue.id),
+  ]);
+  return { repoCtx, rule, blockers };
+}
+
 export interface ReadinessInput {
   db: Knex;
   ctx: PullOperationContext;
   doer: UserRow;
+  facts: ReadinessFacts;
   mergeability: MergeabilityResult;
   wipPrefixes: string[];
   forceMerge: boolean;
@@ -37,10 +52,7 @@ export interface ReadinessInput {
 export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness> {
   const { db, ctx, doer, mergeability } = i;
   if (ctx.issue.is_closed && !ctx.pull.has_merged) return { ready: false, waiting: false, status: 404, message: 'not found' };
-  // Read together, judged in Gitea's order below.
-  const [repoCtx, rule, blockers] = await Promise.all([
-    repoContextFor(db, ctx, doer), protectionFor(db, ctx.baseRepo.id, ctx.pull.base_branch), openDependencies(db, ctx.issue.id),
-  ]);
+  const { repoCtx, rule, blockers } = i.facts;
   if (!(await canMergeUnder(db, repoCtx, doer, rule))) return { ready: false, waiting: false, status: 405, message: 'User not allowed to merge PR' };
   if (ctx.pull.has_merged) return { ready: false, waiting: false, status: 405, message: '' };
   if (i.manual) return { ready: true };

@@ -14,8 +14,9 @@ import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
-import { computeMergeability } from './mergeability.js';
-import { checkMergeReadiness } from './merge-readiness.js';
+import { computeMergeability, currentRefs, readRefsEarly, type EarlyRefs, type PullRefsLocation } from './mergeability.js';
+import { repoDiskPath } from '../repositories.js';
+import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
 import { composeMergeMessage, defaultMergeTitle, isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
@@ -98,6 +99,8 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
 interface MergeInputs {
   ctx: PullOperationContext;
   doer: UserRow | undefined;
+  /** References read while the rows loaded (see MergeRequest.where). */
+  early?: EarlyRefs;
 }
 
 async function loadMergeInputs(deps: OperationDeps, key: PullKey, doerId: number): Promise<MergeInputs> {
@@ -106,15 +109,21 @@ async function loadMergeInputs(deps: OperationDeps, key: PullKey, doerId: number
 }
 
 export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
-  const first = await loadMergeInputs(deps, key, op.doerId);
+  const early = op.where ? readRefsEarly(guessedLocation(deps, key, op.where)) : undefined;
+  const first: MergeInputs = { ...(await loadMergeInputs(deps, key, op.doerId)), early };
   // What was read before the lock is still current when nobody held it; after a wait, another
   // merge into the same base may have changed it.
   return withKeyedLock(`merge/${key.repoId}/${first.ctx.pull.base_branch}`, (waited) => mergeUnderLock(deps, key, op, waited ? null : first));
 }
 
+function guessedLocation(deps: OperationDeps, key: PullKey, where: NonNullable<MergeRequest['where']>): PullRefsLocation {
+  const path = repoDiskPath(deps.config, where.owner, where.repo);
+  return { basePath: path, headPath: path, baseBranch: where.baseBranch, headBranch: where.headBranch, index: key.index };
+}
+
 async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation, first: MergeInputs | null): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
-    const { ctx, doer } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
+    const { ctx, doer, early } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
     if (!doer) return refuse(405, 'User not allowed to merge PR');
     const resumed = await resumeJournalled(deps, ctx, doer, op);
     if (resumed) return resumed;
@@ -123,10 +132,14 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     const manual = style === 'manually-merged';
     if (ctx.issue.is_closed && !ctx.pull.has_merged) return refuse(404, 'not found');
     if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return refuse(405, styleNotAllowedMessage(style));
-    const mergeability = manual
-      ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
-      : await computeMergeability(ctx, { reuseStored: true });
-    const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
+    // The database facts are read while git works out the mergeability.
+    const [mergeability, facts] = await Promise.all([
+      manual
+        ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
+        : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
+      loadReadinessFacts(deps.db, ctx, doer),
+    ]);
+    const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
     if (!readiness.ready) {
       return readiness.waiting
         ? refuse(readiness.status, readiness.message, { waiting: true })
@@ -136,12 +149,12 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
     const poster = style !== 'squash' || !ctx.issue.poster_id ? undefined : ctx.issue.poster_id === doer.id ? doer : await usersStore(deps.db).byId(ctx.issue.poster_id);
-    const facts = {
+    const messageFacts = {
       style, title: ctx.issue.title, index: ctx.pull.index, headBranch: ctx.pull.head_branch, baseBranch: ctx.pull.base_branch,
       headRepoFullName: ctx.headRepo && ctx.headRepo.id !== ctx.baseRepo.id && ctx.headOwner ? `${ctx.headOwner.name}/${ctx.headRepo.name}` : null,
       headRepoDeleted: ctx.headRepo === null,
     };
-    let message = composeMergeMessage(op.title, op.message, defaultMergeTitle(facts));
+    let message = composeMergeMessage(op.title, op.message, defaultMergeTitle(messageFacts));
     const committer = identity(doer);
     const author = style === 'squash' && poster ? identity(poster) : committer;
     if (style === 'squash' && (author.email !== committer.email || author.name !== committer.name)) {

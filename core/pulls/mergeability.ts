@@ -20,7 +20,7 @@ export interface MergeabilityResult {
 }
 
 /** The three references a pull request operation starts from, read with one git call per repository. */
-interface PullRefs {
+export interface PullRefs {
   baseSha: string | null;
   baseTree: string | null;
   /** refs/pull/N/head in the base repository. */
@@ -29,14 +29,43 @@ interface PullRefs {
   branchSha: string | null;
 }
 
-async function readPullRefs(ctx: PullOperationContext): Promise<PullRefs> {
-  const base = branchRef(ctx.pull.base_branch);
-  const pullRef = pullHeadRef(ctx.pull.index);
-  const head = branchRef(ctx.pull.head_branch);
-  const sameRepo = ctx.headPath === ctx.basePath;
+/** Where a pull request's references are: enough to read them before its rows are loaded. */
+export interface PullRefsLocation {
+  basePath: string;
+  /** null when the head repository was deleted. */
+  headPath: string | null;
+  baseBranch: string;
+  headBranch: string;
+  index: number;
+}
+
+function locationOf(ctx: PullOperationContext): PullRefsLocation {
+  return { basePath: ctx.basePath, headPath: ctx.headPath, baseBranch: ctx.pull.base_branch, headBranch: ctx.pull.head_branch, index: ctx.pull.index };
+}
+
+function sameLocation(a: PullRefsLocation, b: PullRefsLocation): boolean {
+  return a.basePath === b.basePath && a.headPath === b.headPath && a.baseBranch === b.baseBranch && a.headBranch === b.headBranch && a.index === b.index;
+}
+
+/** References read early, at a location the caller guessed (the merge route tells it). */
+export interface EarlyRefs {
+  where: PullRefsLocation;
+  refs: Promise<PullRefs | null>;
+}
+
+export function readRefsEarly(where: PullRefsLocation): EarlyRefs {
+  // A wrong guess (a renamed repository) fails or reads other references; either is dropped later.
+  return { where, refs: readPullRefsAt(where).catch(() => null) };
+}
+
+export async function readPullRefsAt(where: PullRefsLocation): Promise<PullRefs> {
+  const base = branchRef(where.baseBranch);
+  const pullRef = pullHeadRef(where.index);
+  const head = branchRef(where.headBranch);
+  const sameRepo = where.headPath === where.basePath;
   const [inBase, inHead] = await Promise.all([
-    resolveRefTips(ctx.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]),
-    sameRepo || !ctx.headPath ? null : resolveRefTips(ctx.headPath, [head]),
+    resolveRefTips(where.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]),
+    sameRepo || !where.headPath ? null : resolveRefTips(where.headPath, [head]),
   ]);
   const headTips = sameRepo ? inBase : inHead;
   return {
@@ -53,9 +82,14 @@ async function moveHeadRef(ctx: PullOperationContext, refs: PullRefs): Promise<v
   else await updateRef(ctx.basePath, ref, refs.branchSha, refs.pullRefSha, { reason: 'pull request head moved' });
 }
 
-/** The pull request's references, with refs/pull/N/head brought up to the head branch. */
-async function currentRefs(ctx: PullOperationContext): Promise<PullRefs> {
-  const refs = await readPullRefs(ctx);
+/**
+ * The pull request's references, with refs/pull/N/head brought up to the head branch. `early`:
+ * references read before `ctx` was loaded, used when they were read where ctx says they are.
+ */
+export async function currentRefs(ctx: PullOperationContext, early?: EarlyRefs): Promise<PullRefs> {
+  const here = locationOf(ctx);
+  const guessed = early && sameLocation(early.where, here) ? await early.refs : null;
+  const refs = guessed ?? await readPullRefsAt(here);
   await moveHeadRef(ctx, refs);
   return refs;
 }

@@ -27,32 +27,33 @@ export interface PullOperationContext {
 }
 
 /**
- * Loads it in two rounds of parallel queries (the pull request, its issue and the base repository
- * are all found by the key; then the owners and a head repository in another repository).
+ * Loads it in one round of parallel queries when the head is in the base repository (the pull
+ * request, its issue, the base repository and its owner are all found by the key), in two when the
+ * head is in a fork.
  */
 export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
   const { db } = deps;
-  const [pull, issueRaw, baseRepo] = await Promise.all([
+  const users = usersStore(db);
+  const [pull, issueRaw, baseRepo, baseOwner] = await Promise.all([
     pullsStore(db).byIndex(key.repoId, key.index),
     db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
     reposStore(db).byId(key.repoId),
+    users.ownerOfRepo(key.repoId),
   ]);
   const issue = toIssueRow(issueRaw);
-  if (!pull || !issue || !baseRepo || issue.id !== pull.issue_id || pull.base_repo_id !== baseRepo.id) throw new NotFoundError();
-  const users = usersStore(db);
+  if (!pull || !issue || !baseRepo || !baseOwner || issue.id !== pull.issue_id || baseOwner.id !== baseRepo.owner_id) throw new NotFoundError();
   const sameRepo = pull.head_repo_id === baseRepo.id;
-  const [baseOwner, otherHeadRepo] = await Promise.all([
-    users.byId(baseRepo.owner_id),
-    !sameRepo && pull.head_repo_id ? reposStore(db).byId(pull.head_repo_id) : undefined,
-  ]);
-  const headRepo = sameRepo ? baseRepo : otherHeadRepo ?? null;
-  const headOwner = !headRepo ? null : headRepo.owner_id === baseRepo.owner_id ? baseOwner ?? null : (await users.byId(headRepo.owner_id)) ?? null;
+  const [headRepo, headOwner] = sameRepo
+    ? [baseRepo, baseOwner]
+    : pull.head_repo_id
+      ? await Promise.all([reposStore(db).byId(pull.head_repo_id).then((r) => r ?? null), users.ownerOfRepo(pull.head_repo_id).then((u) => u ?? null)])
+      : [null, null];
   return {
     pull,
     issue,
     baseRepo,
-    baseOwner: baseOwner!,
-    basePath: repoDiskPath(deps.config, baseOwner!.name, baseRepo.name),
+    baseOwner,
+    basePath: repoDiskPath(deps.config, baseOwner.name, baseRepo.name),
     headRepo,
     headOwner,
     headPath: headRepo && headOwner ? repoDiskPath(deps.config, headOwner.name, headRepo.name) : null,

@@ -116,6 +116,12 @@ t.test('gitea-js drives users, repository, pull requests, auto-merge, markdown a
   }
   t.ok(fired, 'the auto-merge fired after the success status');
 
+  // What happened to each, read back as Gitea clients read it: the timeline.
+  const events = async (index: number) => (await alice.repos.issueGetCommentsAndTimeline('alice', 'gadget', index)).data.map((c) => [c.type, c.user?.login]);
+  t.same(await events(1), [['merge_pull', 'alice']]);
+  t.same(await events(2), [['pull_scheduled_merge', 'alice'], ['pull_cancel_scheduled_merge', 'alice']]);
+  t.same(await events(3), [['pull_scheduled_merge', 'alice'], ['merge_pull', 'alice']], 'the auto-merge is recorded as a merge by who scheduled it');
+
   const html = await alice.markdown.renderMarkdown({ Text: '# Title\n\nSee #1', Mode: 'gfm', Context: 'alice/gadget' }, { format: 'text' });
   t.equal(html.status, 200);
   t.match(html.data, /<h1 id="user-content-title">Title<\/h1>/);

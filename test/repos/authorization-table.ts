@@ -125,6 +125,12 @@ export const authorizationRows: AuthorizationRow[] = [
   row('create comment', 'POST', '/api/v1/repos/guild/pub/issues/{pubIssue}/comments', PARTICIPATE(201), { body: 'comment by {actor}' }),
   row('create comment (private)', 'POST', '/api/v1/repos/guild/priv/issues/{privIssue}/comments', PRIVATE_PARTICIPATE(201, REPO_FIRST), { body: 'comment by {actor}' }),
 
+  // ---- timeline (timeline.ts): read as the comments list is
+  row('issue timeline', 'GET', '/api/v1/repos/guild/pub/issues/{pubIssue}/timeline', PUBLIC_READ),
+  row('issue timeline (private)', 'GET', '/api/v1/repos/guild/priv/issues/{privIssue}/timeline', PRIVATE_READ),
+  row('pull request timeline', 'GET', '/api/v1/repos/guild/pub/issues/{pubPull}/timeline', PUBLIC_READ),
+  row('pull request timeline (private)', 'GET', '/api/v1/repos/guild/priv/issues/{privPull}/timeline', PRIVATE_READ),
+
   // ---- dependencies (dependencies.ts): the actor's issue is blocked by the world's issue, then not
   row('list dependencies', 'GET', '/api/v1/repos/guild/pub/issues/{pubIssue}/dependencies', PUBLIC_READ),
   row('list dependencies (private)', 'GET', '/api/v1/repos/guild/priv/issues/{privIssue}/dependencies', PRIVATE_READ),

@@ -1,0 +1,100 @@
+// Comment rows of every type to Gitea's TimelineComment JSON (services/convert/issue_comment.go
+// ToTimelineComment). The service keeps some events under its own type names and keeps their
+// details in `content`; Gitea keeps them in columns of their own (old_ref, new_ref...), so each
+// kind says here which Gitea name it has and which fields its content fills.
+import type { Knex } from 'knex';
+import type { CommentRow, IssueRow } from '../../db/issues.js';
+import { usersStore } from '../../db/users.js';
+import { unixToIso } from '../../db/time.js';
+import { toApiUser } from './user.js';
+import { ghostUser } from './issue.js';
+
+interface EventFields {
+  body?: string;
+  old_ref?: string;
+  new_ref?: string;
+}
+
+interface TimelineKind {
+  /** The name Gitea gives the event (models/issues/comment.go). */
+  giteaType: string;
+  fields?: (content: string) => EventFields;
+}
+
+/** A base change keeps `{"old": ..., "new": ...}` (core/pulls/state.ts, delete-head-branch.ts). */
+function baseChange(content: string): EventFields {
+  try {
+    const parsed = JSON.parse(content) as { old?: unknown; new?: unknown };
+    return { old_ref: typeof parsed.old === 'string' ? parsed.old : '', new_ref: typeof parsed.new === 'string' ? parsed.new : '' };
+  } catch {
+    return {};
+  }
+}
+
+// The body is the person's text only: Gitea's events carry no content, so the service's own notes
+// in `content` (merge style, cancel reason, merge commit) stay out of it.
+const KINDS: Record<string, TimelineKind> = {
+  comment: { giteaType: 'comment', fields: (content) => ({ body: content }) },
+  close: { giteaType: 'close' },
+  reopen: { giteaType: 'reopen' },
+  merge_pull: { giteaType: 'merge_pull' },
+  delete_branch: { giteaType: 'delete_branch', fields: (branch) => ({ old_ref: branch }) },
+  change_target_branch: { giteaType: 'change_target_branch', fields: baseChange },
+  schedule_auto_merge: { giteaType: 'pull_scheduled_merge' },
+  cancel_auto_merge: { giteaType: 'pull_cancel_scheduled_merge' },
+};
+
+// Gitea's types whose content is a person's text (CommentType.HasContentSupport).
+const TEXT_TYPES = new Set(['comment', 'code', 'review', 'dismiss_review']);
+
+/** A type this file does not know yet is shown under its stored name, with its text only if Gitea's kind has text. */
+function kindOf(type: string): TimelineKind {
+  return KINDS[type] ?? { giteaType: type, fields: TEXT_TYPES.has(type) ? (content) => ({ body: content }) : undefined };
+}
+
+export interface TimelineRenderContext {
+  db: Knex;
+  appUrl: string;
+}
+
+export async function renderTimeline(rc: TimelineRenderContext, repoFullName: string, issue: IssueRow, rows: CommentRow[]) {
+  const users = await usersStore(rc.db).byIds(rows.flatMap((c) => (c.poster_id ? [c.poster_id] : [])));
+  const issueHtml = `${rc.appUrl}${repoFullName}/${issue.is_pull ? 'pulls' : 'issues'}/${issue.index}`;
+  return rows.map((c) => {
+    const kind = kindOf(c.type);
+    const poster = c.poster_id ? users.get(c.poster_id) : undefined;
+    const fields = kind.fields?.(c.content) ?? {};
+    return {
+      id: c.id,
+      type: kind.giteaType,
+      html_url: `${issueHtml}#issuecomment-${c.id}`,
+      pull_request_url: issue.is_pull ? issueHtml : '',
+      issue_url: issue.is_pull ? '' : issueHtml,
+      // Gitea converts the poster as seen by nobody in particular: never the real e-mail.
+      user: poster ? toApiUser(poster, null, rc.appUrl) : ghostUser(rc.appUrl),
+      body: fields.body ?? '',
+      created_at: unixToIso(c.created_unix)!,
+      updated_at: unixToIso(c.updated_unix)!,
+      old_project_id: 0,
+      project_id: 0,
+      old_milestone: null,
+      milestone: null,
+      tracked_time: null,
+      old_title: '',
+      new_title: '',
+      old_ref: fields.old_ref ?? '',
+      new_ref: fields.new_ref ?? '',
+      ref_issue: null,
+      ref_comment: null,
+      ref_action: 'none',
+      ref_commit_sha: '',
+      review_id: 0,
+      label: null,
+      assignee: null,
+      assignee_team: null,
+      removed_assignee: false,
+      resolve_doer: null,
+      dependent_issue: null,
+    };
+  });
+}
