@@ -98,18 +98,25 @@ async function main() {
   const rss = trackPeakRss();
   let errors = 0;
   try {
+    // Each timed merge is paired with a raw git merge run just before it, so both sample the same
+    // moment of a shared machine (measured in two separate phases, load drifting between them
+    // moved the overhead by ±5 ms from run to run).
     // Checked: each pull request is opened, checked by its workflow against the current main, then merged.
     const checked = fresh();
+    const rawChecked = [];
     for (let i = 0; i < MERGES; i++) {
+      rawChecked.push(await rawGitMerge(w, `raw-checked-${i}`, true));
       const index = await openPull(w, `checked-${i}`);
       await waitUntilChecked(w, index);
       await timedMerge(w, index, checked);
     }
     // Base moved: as above, then main moves on just before the merge, so the merge checks again.
     const moved = fresh();
+    const rawMoved = [];
     for (let i = 0; i < MERGES; i++) {
       const index = await openPull(w, `moved-${i}`);
       await waitUntilChecked(w, index);
+      rawMoved.push(await rawGitMerge(w, `raw-moved-${i}`, false));
       await moveMain(w, `side-${i}`);
       await timedMerge(w, index, moved);
     }
@@ -118,10 +125,6 @@ async function main() {
     const created = fresh();
     for (let i = 0; i < Math.ceil(MERGES / 2); i++) await timedMerge(w, await openPull(w, `created-${i}`), created);
 
-    const rawChecked = [];
-    const rawMoved = [];
-    for (let i = 0; i < MERGES; i++) rawChecked.push(await rawGitMerge(w, `raw-checked-${i}`, true));
-    for (let i = 0; i < MERGES; i++) rawMoved.push(await rawGitMerge(w, `raw-moved-${i}`, false));
     errors += checked.errors + moved.errors + created.errors;
 
     // Throughput: independent pull requests into one base, 8 at a time.

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { ensureSearchAttributes } from './search-attributes.js';
+import { acceptMergePrefetches } from '../core/pulls/merge-prefetch.js';
 
 export interface WorkerSettings {
   address: string;
@@ -38,7 +39,12 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Activi
     workflowBundle: await workflowBundle(),
     activities: createActivities(deps),
   });
-  const done = worker.run().finally(() => connection.close());
+  // The API of this process may now read a merge's inputs ahead for this worker's activities.
+  const stopPrefetches = acceptMergePrefetches();
+  const done = worker.run().finally(() => {
+    stopPrefetches();
+    return connection.close();
+  });
   return {
     worker,
     done,

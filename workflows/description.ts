@@ -19,8 +19,7 @@ export interface PullDescription {
 export class Describer {
   private readonly written = new Map<string, unknown>();
 
-  /** `lean`: send changes only (histories recorded before it replay with every write in full). */
-  constructor(private readonly key: PullKey, private readonly lean: boolean) {}
+  constructor(private readonly key: PullKey) {}
 
   write(d: PullDescription): void {
     const attributes = [
@@ -33,11 +32,6 @@ export class Describer {
       repoId: this.key.repoId, index: this.key.index, repository: d.repository, state: d.state, operation: d.operation || null,
       lastOperation: d.lastOperation, lastRequestId: d.lastRequestId, autoMerge: d.autoMerge,
     };
-    if (!this.lean) {
-      upsertSearchAttributes([...attributes]);
-      upsertMemo(memo);
-      return;
-    }
     const changedAttributes = attributes.filter((a) => !this.same(`attribute:${a.key.name}`, a.value));
     if (changedAttributes.length > 0) upsertSearchAttributes([...changedAttributes]);
     const changedMemo = Object.entries(memo).filter(([name, value]) => !this.same(`memo:${name}`, value));

@@ -1,8 +1,14 @@
 // The per-pull-request workflow: one run per pull request (id pull/<base repo id>/<index>) that
 // takes one operation at a time — merge, update, auto-merge, close/reopen, base change — and keeps
 // mergeability fresh when the head or base moves.
+//
+// Versioning: no release has run this workflow yet, so its code changes freely. After the first
+// one, a change to the commands it issues goes behind patched() (test/merge/replay.test.ts replays
+// recorded histories to catch the rest). Each patch marker also makes the SDK upsert the
+// TemporalChangeVersion search attribute, about 8 ms on a merge's answer here: call patched() where
+// nobody waits (the run's first task), not in an operation's path.
 import {
-  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, patched, proxyActivities, proxyLocalActivities,
+  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, proxyActivities, proxyLocalActivities,
   setHandler, workflowInfo,
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
@@ -49,16 +55,12 @@ const mergeWork = proxyLocalActivities<PullActivities>({
   localRetryThreshold: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 10 },
 });
-/** Histories recorded before merges became local activities replay with the activity they used. */
-const merger = () => (patched('merge-as-local-activity') ? mergeWork : gitWork);
 
 const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
 
 export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<void> {
   const { key } = input;
-  // Histories recorded before descriptions went lean replay with every write in full.
-  const lean = patched('lean-descriptions');
-  const describer = new Describer(key, lean);
+  const describer = new Describer(key);
   const historyLimit = input.historyEventLimit ?? HISTORY_EVENT_LIMIT;
   const mutex = new Mutex();
   let operations = input.carried?.operations ?? 0;
@@ -76,9 +78,8 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   };
   // Branches this pull request's operations moved, to tell the other pull requests once answered.
   const announcements: BranchMove[] = [];
-  // (Behind a patch marker: histories recorded before announcements replay without them.)
   const announceLater = (move: BranchMove | undefined) => {
-    if (move && patched('announce-branch-moves')) announcements.push(move);
+    if (move) announcements.push(move);
   };
   let autoMergeDue = autoMerge !== null;
   let finished = false;
@@ -99,12 +100,12 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     mutex.runExclusive(async () => {
       // The run's first activity tells it which repository and state it describes; operations wait
       // for that so the memo and search attributes they write are complete.
-      // (Behind a patch marker: histories recorded before it replay as they ran.)
-      if (patched('operations-wait-for-start')) await condition(() => started);
+      // (Not awaited when already started: each workflow promise costs a captured stack trace.)
+      if (!started) await condition(() => started);
       operations++;
       running = lastOperation = name;
       lastRequestId = requestId ?? '';
-      if (!(lean && opts.firstStepLocal)) describe();
+      if (!opts.firstStepLocal) describe();
       log.info('operation started', { operation: name, requestId: lastRequestId, updateId: currentUpdateInfo()?.id ?? null });
       try {
         return await fn();
@@ -120,7 +121,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         // An operation that moved a branch is described once the move is announced: the
         // announcement is the next workflow task anyway, and this one answers the caller sooner
         // without the two upserts.
-        if (!(lean && announcements.length > 0)) describe();
+        if (announcements.length === 0) describe();
       }
     });
   const updateId = () => currentUpdateInfo()?.id ?? `${workflowInfo().runId}/${operations}`;
@@ -130,7 +131,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     finished = true;
     autoMerge = null;
     // (The operation describes itself when it ends; before that only if another activity comes first.)
-    if (!lean || deleteBranch) describe();
+    if (deleteBranch) describe();
     if (deleteBranch) {
       const deleted = await gitWork.deleteMergedHeadBranch(key, doerId);
       if (deleted.status >= 400) return deleted;
@@ -152,7 +153,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         const summary = await records.loadPullSummary(key);
         return { status: 409, body: { message: `pull request is already scheduled to auto merge when checks succeed [pull_id: ${summary.pullId}]` } };
       }
-      const outcome = await merger().mergePullRequest(key, { ...request, operationId: id });
+      const outcome = await mergeWork.mergePullRequest(key, { ...request, operationId: id });
       if (outcome.status === 200) {
         announceLater(outcome.moved);
         return finishMerge(outcome.deleteBranch, request.doerId);
@@ -245,7 +246,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     operation('auto-merge attempt', undefined, async () => {
       if (!autoMerge) return;
       const schedule = autoMerge;
-      const outcome = await merger().mergePullRequest(key, {
+      const outcome = await mergeWork.mergePullRequest(key, {
         doerId: schedule.doerId, style: schedule.style, title: schedule.title, message: schedule.message, mergeCommitId: '', headCommitId: '',
         mergeWhenChecksSucceed: true, forceMerge: false, deleteBranchAfterMerge: schedule.deleteBranchAfterMerge,
         operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`, requestId: `auto-merge/${schedule.scheduledAt}`,
@@ -294,7 +295,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     await condition(() => finished || mergeabilityStale || autoMergeDue || announcements.length > 0 || historyTooLong());
     if (finished) break;
     if (announcements.length > 0) await announce();
-    if (mergeabilityStale && !refreshAtOnce && patched('settle-base-moves')) {
+    if (mergeabilityStale && !refreshAtOnce) {
       await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
       if (finished) break;
     }

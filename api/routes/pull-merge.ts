@@ -5,6 +5,7 @@ import Type, { type Static } from 'typebox';
 import { UnauthorizedError, NotFoundError, UnprocessableError } from '../../core/errors.js';
 import { assertNotArchived, loadRepository, type RepoContext } from '../../core/permissions.js';
 import { markIssueRead } from '../../core/pulls/read-mark.js';
+import { prefetchMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { cancelAutoMergeUpdate, mergeUpdate, updateBranchUpdate, type MergeRequest, type PullKey } from '../../workflows/pull-messages.js';
@@ -85,7 +86,10 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     // Marked read alongside the merge, not before it: the mark does not change what the merge does,
     // and a failed mark must not turn a done merge into an error.
     const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));
-    const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, idempotencyKey(request, 'merge', key));
+    const operationKey = idempotencyKey(request, 'merge', key);
+    // Read while the update travels to the worker, when that worker is in this process.
+    prefetchMergeInputs(app.services, key, request.doer.id, operationKey.updateId);
+    const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
     await reading;
     return sendOutcome(reply, outcome, config.APP_URL);
   });

@@ -14,11 +14,12 @@ import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
-import { computeMergeability, currentRefs, readRefsEarly, type EarlyRefs, type PullRefsLocation } from './mergeability.js';
+import { computeMergeability, currentRefs, readRefsEarly, type PullRefsLocation } from './mergeability.js';
 import { repoDiskPath } from '../repositories.js';
 import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
 import { composeMergeMessage, defaultMergeTitle, isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
-import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
+import type { OperationDeps, PullOperationContext } from './operation-context.js';
+import { loadMergeInputs, takeMergeInputs, type MergeInputs } from './merge-prefetch.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
 // Racing merges into one base each retry on the new base; this bounds the retries under contention.
@@ -96,24 +97,17 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
   return null;
 }
 
-interface MergeInputs {
-  ctx: PullOperationContext;
-  doer: UserRow | undefined;
-  /** References read while the rows loaded (see MergeRequest.where). */
-  early?: EarlyRefs;
-}
-
-async function loadMergeInputs(deps: OperationDeps, key: PullKey, doerId: number): Promise<MergeInputs> {
-  const [ctx, doer] = await Promise.all([loadPullOperationContext(deps, key), usersStore(deps.db).byId(doerId)]);
-  return { ctx, doer };
-}
-
 export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
-  const early = op.where ? readRefsEarly(guessedLocation(deps, key, op.where)) : undefined;
-  const first: MergeInputs = { ...(await loadMergeInputs(deps, key, op.doerId)), early };
+  const first: MergeInputs = (await takeMergeInputs(deps, key, op.operationId)) ?? await readInputs(deps, key, op);
   // What was read before the lock is still current when nobody held it; after a wait, another
   // merge into the same base may have changed it.
   return withKeyedLock(`merge/${key.repoId}/${first.ctx.pull.base_branch}`, (waited) => mergeUnderLock(deps, key, op, waited ? null : first));
+}
+
+/** Reads the rows, and the references at the route's guess of where they are at the same time. */
+async function readInputs(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeInputs> {
+  const early = op.where ? readRefsEarly(guessedLocation(deps, key, op.where)) : undefined;
+  return { ...(await loadMergeInputs(deps, key, op.doerId)), early };
 }
 
 function guessedLocation(deps: OperationDeps, key: PullKey, where: NonNullable<MergeRequest['where']>): PullRefsLocation {
@@ -123,7 +117,7 @@ function guessedLocation(deps: OperationDeps, key: PullKey, where: NonNullable<M
 
 async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation, first: MergeInputs | null): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
-    const { ctx, doer, early } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
+    const { ctx, doer, early, facts: knownFacts } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
     if (!doer) return refuse(405, 'User not allowed to merge PR');
     const resumed = await resumeJournalled(deps, ctx, doer, op);
     if (resumed) return resumed;
@@ -137,7 +131,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
       manual
         ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
         : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
-      loadReadinessFacts(deps.db, ctx, doer),
+      knownFacts ?? loadReadinessFacts(deps.db, ctx, doer),
     ]);
     const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
     if (!readiness.ready) {

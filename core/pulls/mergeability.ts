@@ -39,7 +39,7 @@ export interface PullRefsLocation {
   index: number;
 }
 
-function locationOf(ctx: PullOperationContext): PullRefsLocation {
+export function locationOf(ctx: PullOperationContext): PullRefsLocation {
   return { basePath: ctx.basePath, headPath: ctx.headPath, baseBranch: ctx.pull.base_branch, headBranch: ctx.pull.head_branch, index: ctx.pull.index };
 }
 

@@ -1,0 +1,102 @@
+// A merge's inputs read by the API while its update travels through Temporal to the worker (about
+// 20 ms here), so the merge activity starts with them instead of reading them then. Only when this
+// process runs a worker too (the default `serve`): the activity looks its operation id up here.
+//
+// A snapshot is older than the activity by that trip. Other operations of the pull request run in
+// its workflow, and every one that changes something writes the pull request's or its issue's row
+// (update-branch writes the new head, close the issue, a merge its journal): the activity re-reads
+// those two rows and uses the snapshot only when both are unchanged. What changes outside the
+// workflow (a push, a protection rule) races the merge as it would race a read in the activity; a
+// moved base fails the compare-and-swap and the merge reads afresh.
+import { usersStore, type UserRow } from '../../db/users.js';
+import { pullsStore } from '../../db/pulls.js';
+import { toIssueRow } from '../../db/issues.js';
+import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
+import { loadReadinessFacts, type ReadinessFacts } from './merge-readiness.js';
+import { locationOf, readPullRefsAt, type EarlyRefs } from './mergeability.js';
+import type { PullKey } from '../../workflows/pull-messages.js';
+
+export interface MergeInputs {
+  ctx: PullOperationContext;
+  doer: UserRow | undefined;
+  /** References read before the activity needed them (see MergeRequest.where). */
+  early?: EarlyRefs;
+  /** Readiness facts read with the rows. */
+  facts?: Promise<ReadinessFacts>;
+}
+
+interface Prefetch {
+  inputs: Promise<MergeInputs | null>;
+  expires: number;
+}
+
+const TTL_MS = 30_000;
+const MAX_PENDING = 1_000;
+const prefetches = new Map<string, Prefetch>();
+let localWorkers = 0;
+const outcomes = { used: 0, stale: 0 };
+
+/** How many snapshots merges used, and how many they found out of date and read afresh instead. */
+export function mergePrefetchStats(): Readonly<typeof outcomes> {
+  return { ...outcomes };
+}
+
+/** Called by a worker of this process when it starts (returns the matching stop). */
+export function acceptMergePrefetches(): () => void {
+  localWorkers++;
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    localWorkers--;
+    if (localWorkers === 0) prefetches.clear();
+  };
+}
+
+export async function loadMergeInputs(deps: OperationDeps, key: PullKey, doerId: number): Promise<MergeInputs> {
+  const [ctx, doer] = await Promise.all([loadPullOperationContext(deps, key), usersStore(deps.db).byId(doerId)]);
+  return { ctx, doer };
+}
+
+async function readAll(deps: OperationDeps, key: PullKey, doerId: number): Promise<MergeInputs | null> {
+  const { ctx, doer } = await loadMergeInputs(deps, key, doerId);
+  const where = locationOf(ctx);
+  const refs = readPullRefsAt(where).catch(() => null);
+  const facts = doer ? loadReadinessFacts(deps.db, ctx, doer) : undefined;
+  // Settled here, so a snapshot nobody takes never rejects unhandled.
+  await Promise.allSettled([refs, facts]);
+  return { ctx, doer, early: { where, refs }, facts };
+}
+
+/** Starts reading what the merge `operationId` will need; does nothing without a worker here. */
+export function prefetchMergeInputs(deps: OperationDeps, key: PullKey, doerId: number, operationId: string): void {
+  if (localWorkers === 0 || prefetches.has(operationId)) return;
+  const now = Date.now();
+  for (const [id, p] of prefetches) {
+    if (p.expires > now && prefetches.size < MAX_PENDING) break;
+    prefetches.delete(id);
+  }
+  prefetches.set(operationId, { inputs: readAll(deps, key, doerId).catch(() => null), expires: now + TTL_MS });
+}
+
+const sameRow = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The snapshot read for `operationId`, when there is one and the pull request's and issue's rows
+ * are still as it read them; null otherwise (the caller reads afresh). Each snapshot is given once.
+ */
+export async function takeMergeInputs(deps: OperationDeps, key: PullKey, operationId: string): Promise<MergeInputs | null> {
+  const prefetch = prefetches.get(operationId);
+  if (!prefetch) return null;
+  prefetches.delete(operationId);
+  const [inputs, pull, issue] = await Promise.all([
+    prefetch.expires > Date.now() ? prefetch.inputs : null,
+    pullsStore(deps.db).byIndex(key.repoId, key.index),
+    deps.db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
+  ]);
+  // Facts that failed to load are read again (and fail there, with the activity's error handling).
+  const usable = inputs !== null && sameRow(inputs.ctx.pull, pull) && sameRow(inputs.ctx.issue, toIssueRow(issue))
+    && (!inputs.facts || (await inputs.facts.then(() => true, () => false)));
+  outcomes[usable ? 'used' : 'stale']++;
+  return usable ? inputs : null;
+}
