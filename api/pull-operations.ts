@@ -15,7 +15,9 @@ import { recordWorkflowOperation } from './plugins/metrics.js';
  */
 const refusedDerivedKeys = new Map<string, number>();
 /** The first of each burst of identical requests, per derived key, with when it came. */
-const recentDerivedKeys = new Map<string, { key: string; at: number }>();
+const recentDerivedKeys = new Map<string, { key: string; at: number; pull: string }>();
+/** The bursts remembered for each pull request ("repoId/index"), so another operation can end them. */
+const burstsByPull = new Map<string, Set<string>>();
 const DERIVED_KEY_WINDOW_MS = 10_000;
 const MAX_REMEMBERED = 10_000;
 
@@ -23,6 +25,8 @@ export interface OperationKey {
   updateId: string;
   /** Set for keys derived from the request (no Idempotency-Key header). */
   derived: string | null;
+  /** The burst of identical requests a derived key belongs to (see idempotencyKey). */
+  burst: string | null;
   /** The HTTP request's id, carried into the workflow's memo and logs. */
   requestId: string;
 }
@@ -35,7 +39,7 @@ export interface OperationKey {
 export function idempotencyKey(request: FastifyRequest, operation: string, key: PullKey): OperationKey {
   const given = request.headers['idempotency-key'];
   const scope = `${operation}/${key.repoId}/${key.index}/${request.doer?.id ?? 0}`;
-  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null, requestId: request.id };
+  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null, burst: null, requestId: request.id };
   const digest = createHash('sha256').update(JSON.stringify([request.method, request.url, request.body ?? null])).digest('hex').slice(0, 32);
   // The window slides from the first of a burst of identical requests (a fixed time bucket would
   // split a double click that straddles its boundary into two operations).
@@ -47,11 +51,33 @@ export function idempotencyKey(request: FastifyRequest, operation: string, key: 
     derived = recent.key;
   } else {
     derived = `${base}/${now}`;
-    if (recentDerivedKeys.size >= MAX_REMEMBERED) recentDerivedKeys.delete(recentDerivedKeys.keys().next().value!);
-    recentDerivedKeys.set(base, { key: derived, at: now });
+    if (recentDerivedKeys.size >= MAX_REMEMBERED) forgetBurst(recentDerivedKeys.keys().next().value!);
+    const pull = pullOf(key);
+    recentDerivedKeys.set(base, { key: derived, at: now, pull });
+    burstsByPull.set(pull, (burstsByPull.get(pull) ?? new Set()).add(base));
   }
   const refusals = refusedDerivedKeys.get(derived) ?? 0;
-  return { updateId: refusals ? `${derived}/${refusals}` : derived, derived, requestId: request.id };
+  return { updateId: refusals ? `${derived}/${refusals}` : derived, derived, burst: base, requestId: request.id };
+}
+
+const pullOf = (key: PullKey) => `${key.repoId}/${key.index}`;
+
+function forgetBurst(base: string): void {
+  const pull = recentDerivedKeys.get(base)?.pull;
+  recentDerivedKeys.delete(base);
+  if (pull === undefined) return;
+  burstsByPull.get(pull)?.delete(base);
+  if (burstsByPull.get(pull)?.size === 0) burstsByPull.delete(pull);
+}
+
+/**
+ * An operation on the pull request ended: an identical request to an earlier, different one is
+ * no longer its repetition (schedule, cancel, schedule again must schedule twice).
+ */
+function endOtherBursts(key: PullKey, operationKey: OperationKey): void {
+  for (const base of [...(burstsByPull.get(pullOf(key)) ?? [])]) {
+    if (base !== operationKey.burst) forgetBurst(base);
+  }
 }
 
 function rememberRefusal(derived: string): void {
@@ -81,6 +107,7 @@ export async function runPullOperation<R extends OperationRequest>(
       const outcome = await services.pullWorkflows.execute(key, update, [{ ...request, requestId: operationKey.requestId }], operationKey.updateId);
       recordWorkflowOperation(update.name, outcome.status);
       if (outcome.status >= 400 && operationKey.derived) rememberRefusal(operationKey.derived);
+      endOtherBursts(key, operationKey);
       return outcome;
     } catch (err) {
       if (err instanceof ServiceError) recordWorkflowOperation(update.name, err.status);
