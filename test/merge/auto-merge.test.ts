@@ -43,7 +43,7 @@ t.test('auto-merge waits for the required checks of the current head', async (t)
   t.equal((await w.db('pull_auto_merges')).length, 0, 'the schedule row is gone');
 });
 
-t.test('cancel, permissions, and merging at once when nothing is pending', async (t) => {
+t.test('cancel, permissions, merging at once when nothing is pending, and scheduling again after a cancel', async (t) => {
   const w = await pullWorld(t);
   await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
     rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
@@ -62,6 +62,24 @@ t.test('cancel, permissions, and merging at once when nothing is pending', async
 
   const now = await merge(w, p, { merge_when_checks_succeed: true });
   t.equal(now.statusCode, 200, 'with the checks already green the merge happens at once');
+
+  // Schedule, cancel and schedule again with the same body at once: scheduled twice, and it fires.
+  const again = await openPull(w, 'feature-again', { 'again.txt': 'a\n' });
+  const againRow = await w.db('pull_requests').where({ index: again }).first('id', 'issue_id');
+  const schedules = async () => (await w.db('comments').where({ type: 'schedule_auto_merge', issue_id: againRow.issue_id })).length;
+  const body = { do: 'merge', merge_when_checks_succeed: true };
+  const cancelAgain = () => w.api({ method: 'DELETE', url: `/api/v1/repos/alice/widget/pulls/${again}/merge`, as: 'alice' });
+  t.equal((await merge(w, again, body)).statusCode, 201, 'scheduled');
+  t.equal((await merge(w, again, body)).statusCode, 201, 'a repeat right away is the same request: its first answer');
+  t.equal(await schedules(), 1, 'scheduled once');
+  t.equal((await cancelAgain()).statusCode, 204, 'cancelled');
+  // Without an Idempotency-Key the request is identified by its body, but a cancel came between.
+  t.equal((await merge(w, again, body)).statusCode, 201, 'scheduled again');
+  t.equal((await w.db('pull_auto_merges').where({ pull_id: againRow.id })).length, 1, 'the new schedule is recorded');
+  t.equal(await schedules(), 2, 'two schedules in the timeline');
+  await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${again}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
+  t.ok(await waitFor(async () => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${again}/merge`, as: 'alice' })).statusCode === 204, 20_000, 50), 'the second schedule fires');
+  t.equal((await cancelAgain()).statusCode, 404, 'nothing left to cancel');
 });
 
 t.test('auto-merge fires when the last condition met is an approval', async (t) => {
@@ -118,23 +136,3 @@ t.test('a scheduled auto-merge survives its workflow continuing as new', async (
   t.equal(log, 'after many runs', 'with the style and title it was scheduled with');
 });
 
-t.test('schedule, cancel and schedule again with the same body at once: scheduled twice, and it fires', async (t) => {
-  const w = await pullWorld(t);
-  await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
-    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
-  } });
-  const p = await openPull(w, 'feature-again', { 'again.txt': 'a\n' });
-  const body = { do: 'merge', merge_when_checks_succeed: true };
-  const cancel = () => w.api({ method: 'DELETE', url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' });
-  t.equal((await merge(w, p, body)).statusCode, 201, 'scheduled');
-  t.equal((await merge(w, p, body)).statusCode, 201, 'a repeat right away is the same request: its first answer');
-  t.equal((await w.db('comments').where({ type: 'schedule_auto_merge' })).length, 1, 'scheduled once');
-  t.equal((await cancel()).statusCode, 204, 'cancelled');
-  // Without an Idempotency-Key the request is identified by its body, but a cancel came between.
-  t.equal((await merge(w, p, body)).statusCode, 201, 'scheduled again');
-  t.equal((await w.db('pull_auto_merges')).length, 1, 'the new schedule is recorded');
-  t.equal((await w.db('comments').where({ type: 'schedule_auto_merge' })).length, 2, 'two schedules in the timeline');
-  await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${p}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
-  t.ok(await waitFor(async () => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${p}/merge`, as: 'alice' })).statusCode === 204, 20_000, 50), 'the second schedule fires');
-  t.equal((await cancel()).statusCode, 404, 'nothing left to cancel');
-});

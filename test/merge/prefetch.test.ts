@@ -1,19 +1,11 @@
 // Merge inputs read ahead by the API for this process's worker: used by the merge when the pull
-// request's rows are as they were read, read afresh when an operation changed them in between, and
-// never read at all without a worker in the process.
+// request's rows are as they were read, read afresh when an operation changed them in between.
+// (Without a worker in the process nothing is read: test/faults/worker-crash.test.ts.)
 import t from 'tap';
 import { mergePrefetchStats, prefetchMergeInputs, takeMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { mergePullRequest } from '../../core/pulls/merge.js';
 import { pullWorld, settledMergeable } from '../pulls/fixtures.js';
 import { merge, openPull, refOf } from './world.js';
-
-t.test('without a worker in the process nothing is read ahead', async (t) => {
-  const w = await pullWorld(t, { worker: false });
-  const index = await openPull(w, 'no-worker', { 'a.txt': 'a\n' });
-  const key = { repoId: (await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id')).id, index };
-  prefetchMergeInputs(w, key, w.users.alice.id, 'no-worker-op');
-  t.equal(await takeMergeInputs(w, key, 'no-worker-op'), null);
-});
 
 t.test('with a worker here', async (t) => {
   const w = await pullWorld(t, { env: { ENABLE_METRICS: 'true' } });
