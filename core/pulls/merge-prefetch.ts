@@ -9,9 +9,7 @@
 // workflow (a push, a protection rule) races the merge as it would race a read in the activity; a
 // moved base fails the compare-and-swap and the merge reads afresh.
 import { usersStore, type UserRow } from '../../db/users.js';
-import { pullsStore } from '../../db/pulls.js';
-import { toIssueRow } from '../../db/issues.js';
-import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
+import { loadPullOperationContext, loadPullRows, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import { loadReadinessFacts, type ReadinessFacts } from './merge-readiness.js';
 import { locationOf, readPullRefsAt, type EarlyRefs } from './mergeability.js';
 import type { PullKey } from '../../workflows/pull-messages.js';
@@ -89,13 +87,12 @@ export async function takeMergeInputs(deps: OperationDeps, key: PullKey, operati
   const prefetch = prefetches.get(operationId);
   if (!prefetch) return null;
   prefetches.delete(operationId);
-  const [inputs, pull, issue] = await Promise.all([
+  const [inputs, { pull, issue }] = await Promise.all([
     prefetch.expires > Date.now() ? prefetch.inputs : null,
-    pullsStore(deps.db).byIndex(key.repoId, key.index),
-    deps.db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
+    loadPullRows(deps.db, key),
   ]);
   // Facts that failed to load are read again (and fail there, with the activity's error handling).
-  const usable = inputs !== null && sameRow(inputs.ctx.pull, pull) && sameRow(inputs.ctx.issue, toIssueRow(issue))
+  const usable = inputs !== null && sameRow(inputs.ctx.pull, pull) && sameRow(inputs.ctx.issue, issue)
     && (!inputs.facts || (await inputs.facts.then(() => true, () => false)));
   outcomes[usable ? 'used' : 'stale']++;
   return usable ? inputs : null;

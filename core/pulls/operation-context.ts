@@ -31,16 +31,23 @@ export interface PullOperationContext {
  * request, its issue, the base repository and its owner are all found by the key), in two when the
  * head is in a fork.
  */
+/** The pull request's own row and its issue's, both found by the key. */
+export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: PullRow | undefined; issue: IssueRow | undefined }> {
+  const [pull, issueRaw] = await Promise.all([
+    pullsStore(db).byIndex(key.repoId, key.index),
+    db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
+  ]);
+  return { pull, issue: toIssueRow(issueRaw) };
+}
+
 export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
   const { db } = deps;
   const users = usersStore(db);
-  const [pull, issueRaw, baseRepo, baseOwner] = await Promise.all([
-    pullsStore(db).byIndex(key.repoId, key.index),
-    db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
+  const [{ pull, issue }, baseRepo, baseOwner] = await Promise.all([
+    loadPullRows(db, key),
     reposStore(db).byId(key.repoId),
     users.ownerOfRepo(key.repoId),
   ]);
-  const issue = toIssueRow(issueRaw);
   if (!pull || !issue || !baseRepo || !baseOwner || issue.id !== pull.issue_id || baseOwner.id !== baseRepo.owner_id) throw new NotFoundError();
   const sameRepo = pull.head_repo_id === baseRepo.id;
   const [headRepo, headOwner] = sameRepo
