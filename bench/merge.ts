@@ -3,13 +3,14 @@
 // request the workflow has checked against the current base (the usual one: merged a while after
 // its last push), and one whose base moved just before the merge. Also: right after creation,
 // throughput of independent merges into one base at concurrency 8, auto-merge firing delay after
-// the last success status, peak RSS. Real MariaDB, a Temporal dev server, real git.
+// the last success status, peak RSS. Real MariaDB, a Temporal dev server, real git; the service runs
+// in its own process as `npm start` runs it, this process is only its client (and runs the raw git).
 // Run: npx tsc -p . && node dist/bench/merge.js [merges]
 import {
   branchRef, checkMergeability, commitTree, gitCommandStats, pullHeadRef, resolveRef, resolveRefTips, updateRef,
 } from '../git/index.js';
 import { percentile, startBenchWorld, type BenchWorld } from './world.js';
-import { table, trackPeakRss } from './load.js';
+import { table } from './load.js';
 
 const MERGES = Number(process.argv[2] ?? 30);
 const MAIN = branchRef('main');
@@ -82,11 +83,11 @@ interface Timed {
 }
 
 async function timedMerge(w: BenchWorld, index: number, into: Timed): Promise<void> {
-  const commandsBefore = gitCommandCount();
+  const commandsBefore = await w.serviceGitCommands();
   const start = performance.now();
   const r = await api(w, 'POST', `repos/bench/bench/pulls/${index}/merge`, { do: 'merge' });
   into.ms.push(performance.now() - start);
-  into.commands.push(gitCommandCount() - commandsBefore);
+  into.commands.push((await w.serviceGitCommands()) - commandsBefore);
   if (r.status !== 200) into.errors++;
 }
 
@@ -95,7 +96,6 @@ const median = (values: number[]) => percentile(values, 50);
 
 async function main() {
   const w = await startBenchWorld();
-  const rss = trackPeakRss();
   let errors = 0;
   try {
     // Each timed merge is paired with a raw git merge run just before it, so both sample the same
@@ -164,7 +164,7 @@ async function main() {
       delays.push(performance.now() - posted);
     }
 
-    const peak = rss.stop();
+    const peak = w.servicePeakRssMiB();
     const overhead = (request: number[], raw: Array<{ ms: number }>) => Math.round((median(request) - median(raw.map((r) => r.ms))) * 10) / 10;
     process.stdout.write(`${table(['measure', 'p50 ms', 'p99 ms', 'n', 'git commands'], [
       ['merge request to 200, checked against the current base', median(checked.ms), percentile(checked.ms, 99), checked.ms.length, median(checked.commands)],
@@ -176,10 +176,10 @@ async function main() {
       ['merge request to 200 right after creation', median(created.ms), percentile(created.ms, 99), created.ms.length, median(created.commands)],
       ['auto-merge delay after the last success status', median(delays), percentile(delays, 99), delays.length, ''],
     ])}\n`);
-    process.stdout.write('\n"git commands": buffered git processes the service ran during the request (its own counter), or that the raw sequence ran.\n');
+    process.stdout.write('\n"git commands": buffered git processes the service ran during the request (its /metrics counter), or that the raw sequence ran.\n');
     process.stdout.write(`\nthroughput: ${indexes.length} merges of independent pull requests into one base at concurrency 8: ${(indexes.length / seconds).toFixed(2)} merges/s, ${failedThroughput} not 200\n`);
     for (const f of failures.slice(0, 5)) process.stdout.write(`  not 200: ${f}\n`);
-    process.stdout.write(`peak RSS of the process (API + worker): ${peak} MiB; ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);
+    process.stdout.write(`peak RSS of the service process (API + worker, VmHWM): ${peak} MiB; ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);
   } finally {
     await w.close();
   }

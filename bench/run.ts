@@ -33,7 +33,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'merge', script: 'merge', args: ['20'],
-    about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, API and worker in one process; peak RSS.',
+    about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, the service (API and worker in one process) in a process of its own, as `npm start` runs it; its peak RSS.',
   },
   {
     name: 'spawn', script: 'spawn', args: ['40'],

@@ -1,22 +1,16 @@
 // A benchmark world on the real parts: MariaDB (a fresh database), a Temporal dev server of its
-// own, the worker and the API in this process listening on a free port, one user and repository.
-import { mkdtempSync, rmSync } from 'node:fs';
+// own, and the service as `npm start` runs it (`serve`: API and worker in one process) in a child
+// process, so that neither this client nor its raw git runs share the service's event loop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { loadConfig, type Config } from '../app/config.js';
 import { temporalCliPath } from '../app/paths.js';
 import { startDevServer } from '../app/temporal-dev-server.js';
-import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { createTaskPool } from '../workers/pool.js';
-import { startTemporalWorker } from '../workers/temporal-worker.js';
-import { installTemporalLogging } from '../workers/temporal-logging.js';
-import pino from 'pino';
-import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
-import { buildApp } from '../api/app.js';
-import { allRoutes } from '../api/routes/index.js';
+import { localMariaDbHost, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
 import { createUser } from '../core/accounts.js';
 import { usersStore } from '../db/users.js';
 import { repoDiskPath } from '../core/repositories.js';
@@ -25,40 +19,69 @@ import { freePort } from '../app/ports.js';
 
 export const PASSWORD = 'bench-password-123';
 
+const MAIN_JS = join(dirname(fileURLToPath(import.meta.url)), '..', 'app', 'main.js');
+
 export interface BenchWorld {
   config: Config;
+  /** The benchmark's own connection to the service's database. */
   db: Db;
-  app: FastifyInstance;
   base: string;
   auth: string;
   repoPath: string;
   /** Makes branch `name` with one new file on top of main, straight in the bare repository. */
   branch(name: string, file: string, content: string): Promise<string>;
+  /** Buffered git commands the service has run so far (its `/metrics` counter). */
+  serviceGitCommands(): Promise<number>;
+  /** The service process's peak resident memory so far (VmHWM), MiB. */
+  servicePeakRssMiB(): number;
   close(): Promise<void>;
+}
+
+async function waitForService(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode} while starting`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
 export async function startBenchWorld(env: Record<string, string> = {}): Promise<BenchWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
   const [httpPort, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
   const dev = await startDevServer({ cliPath: temporalCliPath(''), port: devPort, uiPort });
-  const config = loadConfig({
-    APP_DATA_PATH: dir, DB_TYPE: 'mysql', DB_NAME: `pullhost_bench_${process.pid}`, HTTP_PORT: String(httpPort), HTTP_ADDR: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${httpPort}/`, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: dev.address, SECRET_KEY: 'bench', ...env,
-  });
-  await ensureDatabaseExists(config);
-  const db = openDatabase(config);
-  await migrateToLatest(db);
-  const temporal = { address: dev.address, namespace: 'default', taskQueue: config.TEMPORAL_TASK_QUEUE };
-  // Temporal's own lines go where the service's go (nowhere at LOG_LEVEL silent), not to the console.
-  installTemporalLogging(pino({ level: config.LOG_LEVEL }));
-  const worker = await startTemporalWorker(temporal, { db, config });
-  const pullWorkflows = await PullWorkflowClient.connect(temporal);
-  const pool = createTaskPool(config);
-  const app = await buildApp({ config, db, pool, pullWorkflows, secretKey: Buffer.alloc(32, 3) }, { routes: allRoutes, logger: false });
-  await app.listen({ host: '127.0.0.1', port: httpPort });
-
-  const user = await createUser(db, { username: 'bench', email: 'bench@example.com', password: PASSWORD });
-  await usersStore(db).update(user.id, { is_admin: true });
+  const serviceEnv = {
+    APP_DATA_PATH: dir, DB_TYPE: 'mysql', DB_HOST: process.env.DB_HOST || localMariaDbHost(), DB_NAME: `pullhost_bench_${process.pid}`, HTTP_PORT: String(httpPort), HTTP_ADDR: '127.0.0.1',
+    APP_URL: `http://127.0.0.1:${httpPort}/`, LOG_LEVEL: 'silent', TEMPORAL_ADDRESS: dev.address, SECRET_KEY: 'bench', ENABLE_METRICS: 'true', ...env,
+  };
+  const config = loadConfig(serviceEnv);
+  // BENCH_SERVICE_NODE_ARGS passes node options to the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const service = spawn(process.execPath, [...nodeArgs, MAIN_JS, 'serve'], { env: { ...process.env, ...serviceEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+  let db: Db | undefined;
+  const stopService = async () => {
+    if (service.exitCode !== null || service.signalCode !== null) return;
+    const exited = new Promise((r) => service.once('exit', r));
+    service.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitForService(`${config.APP_URL}api/v1/version`, service, 120_000);
+    // The service has migrated the database by the time it answers.
+    db = openDatabase(config);
+    const user = await createUser(db, { username: 'bench', email: 'bench@example.com', password: PASSWORD });
+    await usersStore(db).update(user.id, { is_admin: true });
+  } catch (err) {
+    await stopService();
+    await db?.destroy();
+    await dev.stop();
+    throw err;
+  }
   const basic = `Basic ${Buffer.from(`bench:${PASSWORD}`).toString('base64')}`;
   // Clients use tokens: a password would add an argon2 check (tens of ms) to every request.
   const tokenReply = await fetch(`${config.APP_URL}api/v1/users/bench/tokens`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', scopes: ['all'] }) });
@@ -83,14 +106,24 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
     return sha;
   }
 
+  async function serviceGitCommands(): Promise<number> {
+    const text = await (await fetch(`${config.APP_URL}metrics`)).text();
+    let n = 0;
+    for (const m of text.matchAll(/^pullhost_git_commands_total\{[^}]*\} (\d+)$/gm)) n += Number(m[1]);
+    return n;
+  }
+
+  function servicePeakRssMiB(): number {
+    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'));
+    return kib ? Math.round((Number(kib[1]) / 1024) * 10) / 10 : 0;
+  }
+
+  const serviceDb = db;
   return {
-    config, db, app, base: config.APP_URL, auth, repoPath, branch,
+    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, serviceGitCommands, servicePeakRssMiB,
     async close() {
-      await app.close();
-      await pullWorkflows.close();
-      await worker.shutdown();
-      await pool.destroy();
-      await db.destroy();
+      await stopService();
+      await serviceDb.destroy();
       const admin = knexFactory({ client: 'mysql2', connection: mysqlConnection(config), pool: { min: 0, max: 1 } });
       await admin.raw(`DROP DATABASE IF EXISTS \`${config.DB_NAME}\``);
       await admin.destroy();

@@ -118,8 +118,12 @@ export function firstMatchingRule(rules: ProtectionRule[], branch: string): Prot
 }
 
 export async function protectionFor(db: Knex, repoId: number, branch: string): Promise<ProtectionRule | null> {
-  const rules = await protectedBranchesStore<BranchProtectionSettings>(db).list(repoId);
-  return firstMatchingRule(rules.map(withDefaults), branch);
+  return firstMatchingRule(await protectionRules(db, repoId), branch);
+}
+
+/** Every rule of a repository, defaults filled in: for callers that match many branches at once. */
+export async function protectionRules(db: Knex, repoId: number): Promise<ProtectionRule[]> {
+  return (await protectedBranchesStore<BranchProtectionSettings>(db).list(repoId)).map(withDefaults);
 }
 
 export function withDefaults(rule: ProtectionRule): ProtectionRule {
@@ -143,7 +147,12 @@ async function inList(db: Knex, ctx: RepoContext, doer: UserRow, usernames: stri
  */
 export async function canPush(db: Knex, ctx: RepoContext, branch: string, doer: UserRow | null, opts: { force?: boolean } = {}): Promise<boolean> {
   if (!doer || !atLeast(ctx.mode, 'write')) return false;
-  const rule = await protectionFor(db, ctx.repo.id, branch);
+  return canPushUnder(db, ctx, doer, await protectionFor(db, ctx.repo.id, branch), opts);
+}
+
+/** canPush when the caller has already read the branch's protection rule. */
+export async function canPushUnder(db: Knex, ctx: RepoContext, doer: UserRow | null, rule: ProtectionRule | null, opts: { force?: boolean } = {}): Promise<boolean> {
+  if (!doer || !atLeast(ctx.mode, 'write')) return false;
   if (!rule) return true;
   const s = rule.settings;
   if (!s.enable_push) return false;

@@ -101,6 +101,18 @@ export function gitEnvironment(extra: GitEnv = {}): GitEnv {
   return Object.assign(env, extra);
 }
 
+let bufferedCallBase: GitEnv | undefined;
+
+/**
+ * The whole environment of a buffered call (the helper passes on only what it is sent). process.env
+ * is read once per process: enumerating it costs a call into C++ per variable, and the service
+ * never changes its environment while it runs.
+ */
+function bufferedCallEnvironment(extra: GitEnv | undefined): GitEnv {
+  bufferedCallBase ??= { ...process.env, ...gitEnvironment() };
+  return extra ? { ...bufferedCallBase, ...extra } : bufferedCallBase;
+}
+
 /** How many buffered git commands ran, and their wall time, per subcommand (for /metrics and benchmarks). */
 export interface GitCommandStats {
   count: number;
@@ -145,7 +157,7 @@ async function execGit(
   let reply;
   try {
     reply = await runInHelper({
-      args, cwd: opts.cwd, env: { ...process.env, ...gitEnvironment(opts.env) }, input: opts.input, encoding,
+      args, cwd: opts.cwd, env: bufferedCallEnvironment(opts.env), input: opts.input, encoding,
       maxBuffer: opts.maxBuffer ?? DEFAULT_MAX_BUFFER, timeoutMs,
     });
   } catch (err) {

@@ -23,10 +23,21 @@ export async function waitForPort(port, seconds) {
   return false;
 }
 
+function socketOpen(path) {
+  return new Promise((resolve) => {
+    const s = createConnection({ path });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
 export async function ensureMariaDb() {
-  const { hostname, port } = new URL(`mysql://${process.env.DB_HOST ?? '127.0.0.1:3306'}`);
+  const dbHost = (process.env.DB_HOST ?? '127.0.0.1:3306').trim();
+  // A DB_HOST starting with '/' is the local server's Unix socket (Gitea's rule).
+  const socket = dbHost.startsWith('/') ? dbHost : null;
+  const { hostname, port } = socket ? { hostname: 'localhost', port: '3306' } : new URL(`mysql://${dbHost}`);
   const dbPort = Number(port || 3306);
-  if (await portOpen(dbPort, hostname)) return;
+  if (socket ? await socketOpen(socket) : await portOpen(dbPort, hostname)) return;
   if (hostname !== '127.0.0.1' && hostname !== 'localhost') throw new Error(`MariaDB at ${hostname}:${dbPort} does not answer`);
   if (!existsSync('/usr/sbin/mariadbd')) {
     say('MariaDB is not installed: installing it from Debian packages...');

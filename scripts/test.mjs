@@ -63,7 +63,7 @@ function relaxDurabilityForTests() {
 
 async function main() {
   await ensureMariaDb();
-  if (process.env.DB_HOST === undefined || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST)) relaxDurabilityForTests();
+  if (process.env.DB_HOST === undefined || process.env.DB_HOST.startsWith('/') || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST)) relaxDurabilityForTests();
   ensureChromium();
   say('starting a Temporal dev server for this run...');
   const temporal = await startTemporal();

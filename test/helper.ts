@@ -11,7 +11,7 @@ import { startDevServer, type DevServer } from '../app/temporal-dev-server.js';
 import { temporalCliPath } from '../app/paths.js';
 import { freePort } from '../app/ports.js';
 import { loadSecretKey } from '../app/secret.js';
-import { ensureDatabaseExists, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
+import { ensureDatabaseExists, localMariaDbHost, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
@@ -85,7 +85,8 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   const config = loadConfig({
     APP_DATA_PATH: dataDir,
     DB_TYPE: options.dbType ?? 'mysql',
-    DB_HOST: process.env.DB_HOST ?? '127.0.0.1:3306',
+    // The socket when MariaDB runs here (a query costs a third of one over TCP); test/faults/mariadb-restart uses TCP.
+    DB_HOST: process.env.DB_HOST ?? localMariaDbHost(),
     DB_USER: process.env.DB_USER ?? 'root',
     DB_PASSWD: process.env.DB_PASSWD ?? '',
     DB_NAME: `pullhost_test_${process.pid}_${randomBytes(3).toString('hex')}`,

@@ -1,11 +1,11 @@
 // Branches: list, get (names may contain '/'), create from a ref, delete (routers/api/v1/repo/branch.go).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { canMerge, canPush, protectionFor } from '../../core/branch-protection.js';
+import { canMergeUnder, canPushUnder, firstMatchingRule, protectionRules } from '../../core/branch-protection.js';
 import { branchesOf, createBranch, deleteBranch, findBranch, markNotEmpty, pathOf } from '../../core/branches.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { RepoContext } from '../../core/permissions.js';
-import { readCommit, type BranchInfo, type CommitSignatureLine } from '../../git/index.js';
+import { readCommits, type BranchInfo, type CommitSignatureLine } from '../../git/index.js';
 import { readPaging, PagingQuery, setPagingHeaders } from '../paging.js';
 import { repoForChange, repoFromRequest, doerOf } from '../repo-request.js';
 import { ApiError, Branch, CreateBranchOption, OwnerRepoParams } from '../schemas/repo.js';
@@ -19,37 +19,52 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const deps = { db, config };
 
-  async function payloadUser(who: CommitSignatureLine) {
-    const user = who.email ? await db('users').where({ lower_email: who.email.toLowerCase() }).first('name') : undefined;
-    return { name: who.name, email: who.email, username: (user?.name as string | undefined) ?? '' };
+  /** The user names of the given e-mail addresses (lower-cased), in one query. */
+  async function usernamesByEmail(emails: string[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(emails.filter(Boolean).map((e) => e.toLowerCase()))];
+    if (wanted.length === 0) return new Map();
+    const rows = await db('users').whereIn('lower_email', wanted).select('lower_email', 'name');
+    return new Map(rows.map((r: { lower_email: string; name: string }) => [r.lower_email, r.name]));
   }
 
-  async function toApiBranch(request: FastifyRequest, ctx: RepoContext, branch: BranchInfo) {
-    const commit = await readCommit(pathOf(deps, ctx), branch.sha);
-    const rule = await protectionFor(db, ctx.repo.id, branch.name);
+  /**
+   * A page of branches as Gitea shows them: their commits are read with one git process, the rules
+   * and the committers' accounts with one query each (a page of 50 branches took half a second
+   * when each branch read its own).
+   */
+  async function toApiBranches(request: FastifyRequest, ctx: RepoContext, branches: BranchInfo[]) {
+    if (branches.length === 0) return [];
+    const [commits, rules] = await Promise.all([readCommits(pathOf(deps, ctx), branches.map((b) => b.sha)), protectionRules(db, ctx.repo.id)]);
+    const usernames = await usernamesByEmail(commits.flatMap((c) => [c.author.email, c.committer.email]));
+    const payloadUser = (who: CommitSignatureLine) => ({ name: who.name, email: who.email, username: usernames.get(who.email.toLowerCase()) ?? '' });
     const doer = doerOf(request);
-    return {
-      name: branch.name,
-      commit: {
-        id: branch.sha,
-        message: commit.message,
-        url: `${config.APP_URL}${ctx.owner.name}/${ctx.repo.name}/commit/${branch.sha}`,
-        author: await payloadUser(commit.author),
-        committer: await payloadUser(commit.committer),
-        verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
-        timestamp: commit.committer.date,
-        added: null,
-        removed: null,
-        modified: null,
-      },
-      protected: rule !== null,
-      required_approvals: rule?.settings.required_approvals ?? 0,
-      enable_status_check: rule?.settings.enable_status_check ?? false,
-      status_check_contexts: rule?.settings.status_check_contexts ?? [],
-      user_can_push: !ctx.repo.is_archived && (await canPush(db, ctx, branch.name, doer)),
-      user_can_merge: !ctx.repo.is_archived && (await canMerge(db, ctx, branch.name, doer)),
-      effective_branch_protection_name: rule?.rule_name ?? '',
-    };
+    return Promise.all(branches.map(async (branch, i) => {
+      const commit = commits[i]!;
+      const rule = firstMatchingRule(rules, branch.name);
+      const [userCanPush, userCanMerge] = ctx.repo.is_archived ? [false, false] : await Promise.all([canPushUnder(db, ctx, doer, rule), canMergeUnder(db, ctx, doer, rule)]);
+      return {
+        name: branch.name,
+        commit: {
+          id: branch.sha,
+          message: commit.message,
+          url: `${config.APP_URL}${ctx.owner.name}/${ctx.repo.name}/commit/${branch.sha}`,
+          author: payloadUser(commit.author),
+          committer: payloadUser(commit.committer),
+          verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+          timestamp: commit.committer.date,
+          added: null,
+          removed: null,
+          modified: null,
+        },
+        protected: rule !== null,
+        required_approvals: rule?.settings.required_approvals ?? 0,
+        enable_status_check: rule?.settings.enable_status_check ?? false,
+        status_check_contexts: rule?.settings.status_check_contexts ?? [],
+        user_can_push: userCanPush,
+        user_can_merge: userCanMerge,
+        effective_branch_protection_name: rule?.rule_name ?? '',
+      };
+    }));
   }
 
   app.get<{ Params: Params; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/branches', {
@@ -63,10 +78,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
     const paging = readPaging(request.query, config);
     const all = await branchesOf(deps, ctx);
     setPagingHeaders(request, reply, all.length, paging, config.APP_URL);
-    const page = all.slice(paging.offset, paging.offset + paging.limit);
-    const out = [];
-    for (const b of page) out.push(await toApiBranch(request, ctx, b));
-    return out;
+    return toApiBranches(request, ctx, all.slice(paging.offset, paging.offset + paging.limit));
   });
 
   app.get<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
@@ -76,7 +88,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
     const ctx = await repoFromRequest(request, request.params);
     const branch = await findBranch(deps, ctx, request.params['*']);
     if (!branch) throw new NotFoundError('Branch not found');
-    return toApiBranch(request, ctx, branch);
+    return (await toApiBranches(request, ctx, [branch]))[0];
   });
 
   app.post<{ Params: Params; Body: { new_branch_name: string; old_branch_name?: string; old_ref_name?: string } }>('/api/v1/repos/:owner/:repo/branches', {
@@ -92,7 +104,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
     });
     if (ctx.repo.is_empty) await markNotEmpty(db, ctx.repo.id);
     reply.code(201);
-    return toApiBranch(request, ctx, branch);
+    return (await toApiBranches(request, ctx, [branch]))[0];
   });
 
   app.delete<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {

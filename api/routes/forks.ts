@@ -52,10 +52,8 @@ export async function forkRoutes(app: FastifyInstance): Promise<void> {
       if (mode !== 'none') visible.push({ fork, owner, mode });
     }
     setPagingHeaders(request, reply, visible.length, paging, config.APP_URL);
-    const out = [];
-    for (const v of visible.slice(paging.offset, paging.offset + paging.limit)) {
-      out.push(await loadApiRepo(deps, v.fork, viewer, config.APP_URL, { owner: v.owner, mode: v.mode }));
-    }
-    return out;
+    const factsCache = new Map();
+    return Promise.all(visible.slice(paging.offset, paging.offset + paging.limit)
+      .map((v) => loadApiRepo(deps, v.fork, viewer, config.APP_URL, { owner: v.owner, mode: v.mode, factsCache })));
   });
 }

@@ -157,20 +157,30 @@ export interface LoadApiRepoOptions {
   owner?: UserRow;
   /** The viewer's mode when already known (e.g. from loadRepository). */
   mode?: AccessMode;
+  /** Counters already read in this request, by repository id: a page of forks shares one parent. */
+  factsCache?: Map<number, Promise<RepoFacts>>;
+}
+
+function cachedFacts(deps: RepoDeps, repo: RepoRow, owner: UserRow, cache: LoadApiRepoOptions['factsCache']): Promise<RepoFacts> {
+  if (!cache) return repoFacts(deps, repo, owner);
+  let facts = cache.get(repo.id);
+  if (!facts) cache.set(repo.id, (facts = repoFacts(deps, repo, owner)));
+  // A copy: the caller adds its parent to what it gets.
+  return facts.then((f) => ({ ...f }));
 }
 
 /** Serializes a repository for `viewer`, with counters and (for forks the viewer can see) the parent. */
 export async function loadApiRepo(deps: RepoDeps, repo: RepoRow, viewer: UserRow | null, appUrl: string, opts: LoadApiRepoOptions = {}): Promise<ApiRepository> {
   const owner = opts.owner ?? (await usersStore(deps.db).byId(repo.owner_id))!;
   const mode = opts.mode ?? (await repoAccessMode(deps.db, repo, owner, viewer));
-  const facts = await repoFacts(deps, repo, owner);
+  const facts = await cachedFacts(deps, repo, owner, opts.factsCache);
   if (repo.fork_id !== null) {
     const parent = await reposStore(deps.db).byId(repo.fork_id);
     const parentOwner = parent ? await usersStore(deps.db).byId(parent.owner_id) : undefined;
     if (parent && parentOwner) {
       const parentMode = await repoAccessMode(deps.db, parent, parentOwner, viewer);
       if (parentMode !== 'none') {
-        facts.parent = toApiRepo({ repo: parent, owner: parentOwner, mode: parentMode }, viewer, appUrl, await repoFacts(deps, parent, parentOwner));
+        facts.parent = toApiRepo({ repo: parent, owner: parentOwner, mode: parentMode }, viewer, appUrl, await cachedFacts(deps, parent, parentOwner, opts.factsCache));
       }
     }
   }

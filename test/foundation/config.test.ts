@@ -1,5 +1,8 @@
 import t from 'tap';
+import { existsSync } from 'node:fs';
+import knexFactory from 'knex';
 import { ConfigError, loadConfig } from '../../app/config.js';
+import { DEBIAN_MARIADB_SOCKET, mysqlConnection } from '../../db/connection.js';
 
 t.test('defaults work on one machine with no configuration', async (t) => {
   const cfg = loadConfig({}, '/srv/app');
@@ -33,4 +36,21 @@ t.test('an invalid value stops start-up with a message naming the setting', asyn
   t.throws(() => loadConfig({ ENABLE_SWAGGER: 'maybe' }), { message: /ENABLE_SWAGGER must be true or false/ });
   t.throws(() => loadConfig({ POOL_MIN_THREADS: '4', POOL_MAX_THREADS: '2' }), { message: /POOL_MIN_THREADS/ });
   t.throws(() => loadConfig({ APP_URL: 'not a url' }), ConfigError);
+});
+
+t.test('DB_HOST: host:port over TCP, or (Gitea\'s rule) a path starting with / is the Unix socket', async (t) => {
+  const settings = (DB_HOST: string) => ({ ...loadConfig({ DB_TYPE: 'mysql', DB_HOST, DB_USER: 'root', DB_PASSWD: '' }, '/srv/app') });
+  t.match(mysqlConnection(settings('db.example:3307')), { host: 'db.example', port: 3307 });
+  t.match(mysqlConnection(settings('[::1]')), { host: '::1', port: 3306 });
+  const socket = mysqlConnection(settings(' /run/mysqld/mysqld.sock'));
+  t.equal(socket.socketPath, '/run/mysqld/mysqld.sock');
+  t.equal(socket.host, undefined, 'no TCP host beside the socket');
+  // Both ways reach the machine's MariaDB for real.
+  for (const host of [DEBIAN_MARIADB_SOCKET, '127.0.0.1:3306']) {
+    if (host.startsWith('/') && !existsSync(host)) continue;
+    const db = knexFactory({ client: 'mysql2', connection: mysqlConnection(settings(host)), pool: { min: 0, max: 1 } });
+    t.teardown(() => db.destroy());
+    const [rows] = await db.raw('SELECT 41 + 1 AS answer');
+    t.equal(Number(rows[0].answer), 42, `a query through ${host}`);
+  }
 });

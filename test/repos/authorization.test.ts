@@ -5,19 +5,23 @@ import t from 'tap';
 import { startTestServices } from '../helper.js';
 import { nowUnix } from '../../db/time.js';
 import { ACTORS, authorizationRows, type Actor } from './authorization-table.js';
-import { basic, call, cloneUrl, gitSandbox, makeUser, PASSWORD, type Call } from './fixtures.js';
+import { call, cloneUrl, fixtureToken, gitSandbox, makeUser, PASSWORD, type Call } from './fixtures.js';
 
-const HEADERS: Record<Actor, Record<string, string>> = {
-  anonymous: {},
-  noAccess: basic('nora'),
-  reader: basic('rita'),
-  writer: basic('walt'),
-  adminCollaborator: basic('adam'),
-  teamMember: basic('tina'),
-  siteAdmin: basic('sam'),
-  blocked: basic('bart'),
-  sudo: { ...basic('sam'), sudo: 'walt' },
-};
+/** Each actor's credentials: an access token of all scopes (the table is about roles, not sign-in methods). */
+async function actorHeaders(app: Parameters<typeof fixtureToken>[0]): Promise<Record<Actor, Record<string, string>>> {
+  const token = async (user: string) => ({ authorization: `token ${(await fixtureToken(app, user))!}` });
+  return {
+    anonymous: {},
+    noAccess: await token('nora'),
+    reader: await token('rita'),
+    writer: await token('walt'),
+    adminCollaborator: await token('adam'),
+    teamMember: await token('tina'),
+    siteAdmin: await token('sam'),
+    blocked: await token('bart'),
+    sudo: { ...(await token('sam')), sudo: 'walt' },
+  };
+}
 
 function fill(text: string, vars: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
@@ -27,6 +31,7 @@ t.test('every repository endpoint answers each kind of caller as the table says'
   const { app, db, baseUrl } = await startTestServices(t, { temporal: true, listen: true });
   for (const name of ['olive', 'rita', 'walt', 'adam', 'tina', 'nora', 'bart', 'extra']) await makeUser(db, name);
   await makeUser(db, 'sam', { admin: true });
+  const HEADERS = await actorHeaders(app);
 
   const as = (user: string) => ({ as: user });
   t.equal((await call(app, { method: 'POST', url: '/api/v1/orgs', ...as('olive'), body: { username: 'guild' } })).statusCode, 201);
@@ -72,7 +77,7 @@ t.test('every repository endpoint answers each kind of caller as the table says'
       if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
       return r.stdout.trim();
     };
-    await run(['clone', '-q', cloneUrl(baseUrl, `/guild/${repo}.git`, 'olive', PASSWORD), dir], home);
+    await run(['clone', '-q', cloneUrl(baseUrl, `/guild/${repo}.git`, 'olive', (await fixtureToken(app, 'olive')) ?? PASSWORD), dir], home);
     shared[`${repo}Sha`] = await run(['rev-parse', 'origin/main']);
     // One commit on its own file per branch, all pushed at once.
     const branches = ['feature', ...ACTORS.flatMap((a) => [`pr-${a}`, `m-${a}`, ...(repo === 'pub' ? [`a-${a}`] : [])])];

@@ -67,6 +67,17 @@ t.test('branches and branch protection over the API', async (t) => {
   const protectedBranch = await call(app, { url: '/api/v1/repos/owner/lib/branches/release/1.0', as: 'other' });
   t.match(protectedBranch.json(), { protected: true, effective_branch_protection_name: 'release/*', required_approvals: 2, enable_status_check: true, status_check_contexts: ['ci/*'], user_can_push: false });
   t.equal((await call(app, { url: '/api/v1/repos/owner/lib/branches/release/1.0', as: 'dev' })).json().user_can_push, true);
+  // A whole page is read at once (one git process, one query per kind): each branch still gets its
+  // own commit, rule and permissions, in name order, also where branches share a commit.
+  const page = await call(app, { url: '/api/v1/repos/owner/lib/branches', as: 'other' });
+  t.same(page.json().map((b: { name: string }) => b.name), ['feature', 'release/1.0', 'trunk']);
+  t.match(page.json(), [
+    { name: 'feature', protected: false, effective_branch_protection_name: '', user_can_push: true, user_can_merge: true, commit: { id: sha, author: { username: 'owner' }, committer: { username: 'owner' } } },
+    { name: 'release/1.0', protected: true, effective_branch_protection_name: 'release/*', required_approvals: 2, user_can_push: false, user_can_merge: true, commit: { id: sha } },
+    { name: 'trunk', protected: false, user_can_push: true, commit: { id: sha, message: 'Initial commit\n' } },
+  ]);
+  t.match((await call(app, { url: '/api/v1/repos/owner/lib/branches', as: 'dev' })).json()[1], { name: 'release/1.0', user_can_push: true }, 'the push whitelist per caller');
+  t.match((await call(app, { url: '/api/v1/repos/owner/lib/branches' })).json()[0], { name: 'feature', user_can_push: false, user_can_merge: false }, 'anonymous callers may do neither');
 
   const repoRow = await db('repositories').where({ lower_name: 'lib' }).first('id');
   const dev = await usersStore(db).byName('dev');

@@ -25,12 +25,41 @@ export interface Call {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   as?: string | null;
+  /** How `as` signs in: an access token of all scopes (the default), or the password. */
+  auth?: 'token' | 'basic';
   body?: unknown;
   headers?: Record<string, string>;
 }
 
+/** Gitea takes only a password on its token routes. */
+const PASSWORD_ONLY_URL = /^\/api\/v1\/users\/[^/?]+\/tokens/;
+
+// Each password sign-in is an argon2 verify (~14 ms of CPU), the suite's largest single cost when
+// every fixture call paid it; so `as` signs in with a token made once per user and app. Users a
+// token cannot be made for (unknown, suspended, second factor) keep signing in with the password.
+const fixtureTokens = new WeakMap<FastifyInstance, Map<string, Promise<string | null>>>();
+
+export function fixtureToken(app: FastifyInstance, user: string): Promise<string | null> {
+  let byUser = fixtureTokens.get(app);
+  if (!byUser) fixtureTokens.set(app, (byUser = new Map()));
+  let token = byUser.get(user);
+  if (!token) {
+    token = app.inject({ method: 'POST', url: `/api/v1/users/${encodeURIComponent(user)}/tokens`, headers: basic(user), payload: { name: 'test-fixture', scopes: ['all'] } })
+      .then((r) => (r.statusCode === 201 ? String(r.json().sha1) : null));
+    byUser.set(user, token);
+  }
+  return token;
+}
+
+async function authHeaders(app: FastifyInstance, c: Call): Promise<Record<string, string>> {
+  if (!c.as) return {};
+  if (c.auth === 'basic' || PASSWORD_ONLY_URL.test(c.url)) return basic(c.as);
+  const token = await fixtureToken(app, c.as);
+  return token ? { authorization: `token ${token}` } : basic(c.as);
+}
+
 export async function call(app: FastifyInstance, c: Call) {
-  const headers: Record<string, string> = { ...(c.as ? basic(c.as) : {}), ...c.headers };
+  const headers: Record<string, string> = { ...(await authHeaders(app, c)), ...c.headers };
   return app.inject({ method: c.method ?? 'GET', url: c.url, headers, ...(c.body !== undefined ? { payload: c.body as object } : {}) });
 }
 

@@ -43,11 +43,18 @@ t.test('repositories over the API and git over smart HTTP', async (t) => {
   t.match(fork.json(), { full_name: 'bob/widget', fork: true, parent: { full_name: 'alice/widget' } });
   const again = await call(app, { method: 'POST', url: '/api/v1/repos/alice/widget/forks', as: 'bob', body: {} });
   t.equal(again.statusCode, 409, 'a second fork by the same owner is refused');
+  const second = await call(app, { method: 'POST', url: '/api/v1/repos/alice/widget/forks', as: 'alice', body: { organization: 'acme', name: 'widget-fork' } });
+  t.equal(second.statusCode, 202, second.body);
   const forks = await call(app, { url: '/api/v1/repos/alice/widget/forks' });
   t.equal(forks.statusCode, 200);
-  t.equal(forks.headers['x-total-count'], '1');
-  t.same(forks.json().map((r: { full_name: string }) => r.full_name), ['bob/widget']);
-  t.equal((await call(app, { url: '/api/v1/repos/alice/widget' })).json().forks_count, 1);
+  t.equal(forks.headers['x-total-count'], '2');
+  // The page's forks share their parent, read once for the page; each keeps its own counters.
+  t.match(forks.json(), [
+    { full_name: 'bob/widget', fork: true, branch_count: 1, parent: { full_name: 'alice/widget', branch_count: 1 } },
+    { full_name: 'acme/widget-fork', fork: true, branch_count: 1, parent: { full_name: 'alice/widget', branch_count: 1 } },
+  ]);
+  t.equal(forks.json()[0].parent.parent, undefined, 'the parent carries no parent of its own');
+  t.equal((await call(app, { url: '/api/v1/repos/alice/widget' })).json().forks_count, 2);
 
   await t.test('anonymous clone of a public repository', async (t) => {
     const r = await git(['clone', cloneUrl(baseUrl, '/alice/widget.git'), 'anon-widget']);
