@@ -32,7 +32,7 @@ const SCENARIOS: Scenario[] = [
     about: 'A pull request of 2,000 files and 200,000 lines: the first page of `GET .../pulls/{index}/files` and the streamed `.diff`, alone and under load, on MariaDB; RSS before and at peak.',
   },
   {
-    name: 'merge', script: 'merge', args: ['20'],
+    name: 'merge', script: 'merge', args: ['40'],
     about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, the service (API and worker in one process) in a process of its own, as `npm start` runs it; its peak RSS.',
   },
   {
