@@ -1,4 +1,8 @@
 // The Temporal worker: runs the pull request workflows and their activities on one task queue.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
@@ -13,12 +17,53 @@ export interface WorkerSettings {
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
-/** Bundles the workflow code once per process (about a second) and reuses it for every worker. */
-function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: fileURLToPath(new URL('../workflows/index.js', import.meta.url)),
+const WORKFLOWS_DIR = fileURLToPath(new URL('../workflows/', import.meta.url));
+const BUNDLE_CACHE_DIR = fileURLToPath(new URL('../.workflow-bundles/', import.meta.url));
+const require = createRequire(import.meta.url);
+
+/**
+ * What the bundle is made of: the compiled workflow modules and the SDK versions webpack pulls in.
+ * A bundle cached under this key can only be the bundle of exactly this code.
+ */
+function workflowSourceKey(): string {
+  const hash = createHash('sha256');
+  for (const pkg of ['@temporalio/workflow', '@temporalio/common']) hash.update(`${pkg}@${(require(`${pkg}/package.json`) as { version: string }).version}\n`);
+  for (const name of readdirSync(WORKFLOWS_DIR).filter((f) => f.endsWith('.js')).sort()) {
+    hash.update(`${name}\n`).update(readFileSync(join(WORKFLOWS_DIR, name))).update('\n');
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+async function bundleAndCache(key: string): Promise<WorkflowBundleWithSourceMap> {
+  const made = await bundleWorkflowCode({
+    workflowsPath: join(WORKFLOWS_DIR, 'index.js'),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never,
   });
+  try {
+    mkdirSync(BUNDLE_CACHE_DIR, { recursive: true });
+    // Written aside and renamed: a process reading the cache never sees half a bundle.
+    const tmp = join(BUNDLE_CACHE_DIR, `.${key}.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify(made));
+    renameSync(tmp, join(BUNDLE_CACHE_DIR, `${key}.json`));
+  } catch {
+    // A read-only installation bundles in every process instead.
+  }
+  return made;
+}
+
+/**
+ * The workflow code bundled by webpack, once per process, and cached on disk beside the compiled
+ * code: bundling costs about 2 s of CPU, which every test process and worker restart paid.
+ */
+function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= (async () => {
+    const key = workflowSourceKey();
+    try {
+      return JSON.parse(readFileSync(join(BUNDLE_CACHE_DIR, `${key}.json`), 'utf8')) as WorkflowBundleWithSourceMap;
+    } catch {
+      return bundleAndCache(key);
+    }
+  })();
   return bundle;
 }
 
