@@ -23,7 +23,7 @@ export function splitHostPort(hostPort: string): { host: string; port: number } 
 
 /**
  * Gitea's rule: a DB_HOST that starts with '/' is the path of the server's Unix socket. On one host
- * a query costs about a third of what it costs over TCP on 127.0.0.1 (bench/RESULTS.md).
+ * a query costs about a third of what it costs over TCP on 127.0.0.1 (bench/HISTORY.md).
  */
 export function isSocketPath(dbHost: string): boolean {
   return dbHost.trim().startsWith('/');

@@ -26,11 +26,6 @@ export interface PullOperationContext {
   headPath: string | null;
 }
 
-/**
- * Loads it in one round of parallel queries when the head is in the base repository (the pull
- * request, its issue, the base repository and its owner are all found by the key), in two when the
- * head is in a fork.
- */
 /** The pull request's own row and its issue's, both found by the key. */
 export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: PullRow | undefined; issue: IssueRow | undefined }> {
   const [pull, issueRaw] = await Promise.all([
@@ -40,6 +35,11 @@ export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: Pull
   return { pull, issue: toIssueRow(issueRaw) };
 }
 
+/**
+ * Loads it in one round of parallel queries when the head is in the base repository (the pull
+ * request, its issue, the base repository and its owner are all found by the key), in two when the
+ * head is in a fork.
+ */
 export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
   const { db } = deps;
   const users = usersStore(db);

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startTestServices, type TestServices } from '../helper.js';
-import { call, cloneUrl, fixtureToken, gitSandbox, makeUser, PASSWORD, type Call } from '../repos/fixtures.js';
+import { call, cloneUrl, fixtureToken, gitSandbox, makeUser, PASSWORD, tokenAuthHeader, type Call } from '../repos/fixtures.js';
 import type { UserRow } from '../../db/users.js';
 
 interface Tap {
@@ -74,11 +74,7 @@ export async function pullWorld(
   }
 
   /** An access token's header for `user`: parallel requests with passwords are throttled (429) by design. */
-  async function tokenHeader(user: string): Promise<Record<string, string>> {
-    const r = await api({ method: 'POST', url: `/api/v1/users/${user}/tokens`, as: user, body: { name: `t${Date.now()}${Math.random()}`, scopes: ['all'] } });
-    if (r.statusCode !== 201) throw new Error(`token: ${r.statusCode} ${r.body}`);
-    return { authorization: `token ${r.json().sha1 as string}` };
-  }
+  const tokenHeader = (user: string) => tokenAuthHeader(app, user);
 
   return { ...services, users, api, pushBranch, git, home, clones, tokenHeader };
 }

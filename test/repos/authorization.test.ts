@@ -5,11 +5,11 @@ import t from 'tap';
 import { startTestServices } from '../helper.js';
 import { nowUnix } from '../../db/time.js';
 import { ACTORS, authorizationRows, type Actor } from './authorization-table.js';
-import { call, cloneUrl, fixtureToken, gitSandbox, makeUser, PASSWORD, type Call } from './fixtures.js';
+import { call, cloneUrl, fixtureToken, gitSandbox, makeUser, PASSWORD, tokenAuthHeader, type Call } from './fixtures.js';
 
 /** Each actor's credentials: an access token of all scopes (the table is about roles, not sign-in methods). */
 async function actorHeaders(app: Parameters<typeof fixtureToken>[0]): Promise<Record<Actor, Record<string, string>>> {
-  const token = async (user: string) => ({ authorization: `token ${(await fixtureToken(app, user))!}` });
+  const token = (user: string) => tokenAuthHeader(app, user);
   return {
     anonymous: {},
     noAccess: await token('nora'),

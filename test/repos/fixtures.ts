@@ -51,6 +51,13 @@ export function fixtureToken(app: FastifyInstance, user: string): Promise<string
   return token;
 }
 
+/** The Authorization header of `user`'s fixture token. */
+export async function tokenAuthHeader(app: FastifyInstance, user: string): Promise<Record<string, string>> {
+  const token = await fixtureToken(app, user);
+  if (!token) throw new Error(`no access token could be made for ${user}`);
+  return { authorization: `token ${token}` };
+}
+
 async function authHeaders(app: FastifyInstance, c: Call): Promise<Record<string, string>> {
   if (!c.as) return {};
   if (c.auth === 'basic' || PASSWORD_ONLY_URL.test(c.url)) return basic(c.as);
