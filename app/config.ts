@@ -35,7 +35,7 @@ export const ConfigSchema = Type.Object({
   TEMPORAL_DEV_PORT: Port,
   TEMPORAL_UI_PORT: Port,
   TEMPORAL_CLI_PATH: Type.String(),
-  POOL_MIN_THREADS: Type.Integer({ minimum: 1, maximum: 256 }),
+  POOL_MIN_THREADS: Type.Integer({ minimum: 0, maximum: 256 }),
   POOL_MAX_THREADS: Type.Integer({ minimum: 1, maximum: 256 }),
   POOL_MAX_QUEUE: Type.Integer({ minimum: 1 }),
   POOL_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100 }),

@@ -9,6 +9,7 @@ import {
 import { pullsStore } from '../../db/pulls.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { nowUnix } from '../../db/time.js';
+import { isSqlite } from '../../db/connection.js';
 import { issuesStore } from '../../db/issues.js';
 import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
@@ -33,21 +34,59 @@ function refuse(status: number, message: string, extra: Partial<MergeOutcome> = 
   return { status, body: { message }, ...extra };
 }
 
-/** Finishes a merge whose base branch already points at (or contains) the journalled commit. */
-async function recordMerge(db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string): Promise<void> {
+/**
+ * Writes a finished merge: the pull request merged, its issue closed, the event comment, no more
+ * auto-merge. With `moveRef`, the rows are written first and committed only when it moves the base
+ * branch (false: rolled back, nothing recorded); see recordMergeAroundRefUpdate.
+ */
+async function recordMerge(
+  db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string,
+  moveRef?: () => Promise<boolean>,
+): Promise<boolean> {
   const now = nowUnix();
-  await db.transaction(async (trx) => {
-    const updated = await trx('pull_requests').where({ id: ctx.pull.id, has_merged: false }).update({
-      has_merged: true, merged_unix: now, merger_id: doer.id, merge_commit_sha: commit, merge_style: style,
-      merge_base: mergeBase || ctx.pull.merge_base, status: style === 'manually-merged' ? 'manually_merged' : 'mergeable',
-      merge_operation_id: operationId, pending_merge_commit: null, pending_merge_base: null,
+  try {
+    await db.transaction(async (trx) => {
+      const updated = await trx('pull_requests').where({ id: ctx.pull.id, has_merged: false }).update({
+        has_merged: true, merged_unix: now, merger_id: doer.id, merge_commit_sha: commit, merge_style: style,
+        merge_base: mergeBase || ctx.pull.merge_base, status: style === 'manually-merged' ? 'manually_merged' : 'mergeable',
+        merge_operation_id: operationId, pending_merge_commit: null, pending_merge_base: null,
+      });
+      if (Number(updated) === 0) throw new AlreadyRecorded(); // another attempt of this operation finished it
+      await trx('issues').where({ id: ctx.issue.id }).update({ is_closed: true, closed_unix: now, updated_unix: now });
+      // Not addComment: an event comment changes no count, and nobody reads the row back here.
+      await issuesStore(trx).insertComment({ issue_id: ctx.issue.id, poster_id: doer.id, type: 'merge_pull', content: commit }, trx);
+      await trx('pull_auto_merges').where({ pull_id: ctx.pull.id }).delete();
+      if (!moveRef) return;
+      if (!(await moveRef())) throw new RefNotMoved();
+      faultPoint('merge:after-ref-update');
     });
-    if (Number(updated) === 0) return; // another attempt of this operation finished it
-    await trx('issues').where({ id: ctx.issue.id }).update({ is_closed: true, closed_unix: now, updated_unix: now });
-    // Not addComment: an event comment changes no count, and nobody reads the row back here.
-    await issuesStore(trx).insertComment({ issue_id: ctx.issue.id, poster_id: doer.id, type: 'merge_pull', content: commit }, trx);
-    await trx('pull_auto_merges').where({ pull_id: ctx.pull.id }).delete();
-  });
+  } catch (err) {
+    if (err instanceof AlreadyRecorded) return true;
+    if (err instanceof RefNotMoved) return false;
+    throw err;
+  }
+  return true;
+}
+
+class AlreadyRecorded extends Error {}
+class RefNotMoved extends Error {}
+
+/**
+ * Moves the base branch to the journalled commit and records the merge. On MariaDB the rows are
+ * written while git moves the branch and committed after it (the transaction's commit, and its log
+ * flush, is then all the database adds after the move): a crash in between rolls the rows back and
+ * the journal finishes the merge on retry. SQLite has one connection per process, which a
+ * transaction held across a git process would keep from every other request: there the branch
+ * moves first and the rows follow.
+ */
+async function recordMergeAroundRefUpdate(
+  db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string,
+  moveRef: () => Promise<boolean>,
+): Promise<boolean> {
+  if (!isSqlite(db)) return recordMerge(db, ctx, doer, style, commit, mergeBase, operationId, moveRef);
+  if (!(await moveRef())) return false;
+  faultPoint('merge:after-ref-update');
+  return recordMerge(db, ctx, doer, style, commit, mergeBase, operationId);
 }
 
 /** A retry of an operation that already journalled or finished its merge completes it, nothing more. */
@@ -169,14 +208,12 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     // Journal first, then move the branch: a crash in between is resolved by resumeJournalled.
     await pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase });
     faultPoint('merge:after-journal');
-    const moved = await updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
-    if (!moved) {
+    const moveRef = () => updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
+    if (!(await recordMergeAroundRefUpdate(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId, moveRef))) {
       // The base moved under us (another merge or a push): merge again on the new base.
       await pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null });
       continue;
     }
-    faultPoint('merge:after-ref-update');
-    await recordMerge(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId);
     faultPoint('merge:after-record');
     return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), moved: baseMoved(ctx, commit) };
   }

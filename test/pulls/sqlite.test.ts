@@ -2,6 +2,7 @@
 // sorts, get by base/head, edit, files.
 import t from 'tap';
 import { pullWorld } from './fixtures.js';
+import { baseLog, merge, openPull, refOf } from '../merge/world.js';
 
 t.test('pull requests on SQLite', async (t) => {
   const w = await pullWorld(t, { dbType: 'sqlite3', temporal: false });
@@ -25,4 +26,24 @@ t.test('pull requests on SQLite', async (t) => {
   t.match(edited.json(), { title: 'renamed', content_version: 1, due_date: '2030-01-01T23:59:59Z' });
   const files = await w.api({ url: `${url}/1/files` });
   t.equal(files.headers['x-total-count'], '1');
+});
+
+// On SQLite the merge moves the base branch before it writes the rows (core/pulls/merge.ts): the
+// embedded default merges, with its workflow, after the base moved since the pull request was opened.
+t.test('merging on SQLite after the base moved', async (t) => {
+  const w = await pullWorld(t, { dbType: 'sqlite3' });
+  const index = await openPull(w, 'merged-on-sqlite', { 'merged-on-sqlite.txt': 'x\n' });
+  const before = refOf(w, 'refs/heads/main')!;
+  await w.pushBranch('main', { 'moved.txt': 'm\n' }, { from: 'main' });
+  const moved = refOf(w, 'refs/heads/main')!;
+  const res = await merge(w, index, { do: 'merge' });
+  t.equal(res.statusCode, 200, res.body);
+  const [top] = baseLog(w, 'refs/heads/main', 1);
+  t.equal(top!.parents[0], moved, 'merged on the moved base, which is kept');
+  t.not(moved, before);
+  const row = await w.db('pull_requests').where({ index }).first();
+  t.ok(row.has_merged, 'the pull request is marked merged');
+  t.equal(row.merge_commit_sha, top!.sha, 'with the base branch head as its merge commit');
+  t.equal(row.pending_merge_commit, null, 'the journal is cleared');
+  t.equal((await w.db('comments').where({ issue_id: row.issue_id, type: 'merge_pull' })).length, 1, 'one merge comment');
 });

@@ -37,6 +37,14 @@ t.test('pool threads render at a lower priority than the event loop', async (t) 
   t.equal(lowered(), 2, 'both pool threads run at nice 10');
 });
 
+t.test('a pool of at least no threads starts one for its first task', async (t) => {
+  const pool = createTaskPool({ POOL_MIN_THREADS: 0, POOL_MAX_THREADS: 1, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 10_000 });
+  t.teardown(() => pool.destroy());
+  t.equal(pool.stats().threads, 0, 'no thread before any work');
+  t.same(await pool.run<ParsedJson>({ kind: 'parseJson', body: Buffer.from('{"a":1}') }), { ok: true, value: { a: 1 } });
+  t.equal(pool.stats().threads, 1, 'one thread once there was work');
+});
+
 t.test('JSON bodies parse in the pool as Fastify parses them', async (t) => {
   const pool = createTaskPool({ POOL_MIN_THREADS: 1, POOL_MAX_THREADS: 1, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 10_000 });
   t.teardown(() => pool.destroy());
