@@ -18,11 +18,8 @@ const PREFIX = 'pullhost_test_schema_';
 /** The template's name: a digest of the compiled migrations, so changed migrations get a new one. */
 export function schemaTemplateName(): string {
   const hash = createHash('sha256');
-  for (const dir of [DB_DIR, join(DB_DIR, 'migrations')]) {
-    for (const name of readdirSync(dir).filter((f) => f.endsWith('.js') && (dir !== DB_DIR || f === 'migrate.js')).sort()) {
-      hash.update(`${name}\n`).update(readFileSync(join(dir, name))).update('\n');
-    }
-  }
+  const migrationFiles = readdirSync(join(DB_DIR, 'migrations')).filter((f) => f.endsWith('.js')).sort().map((f) => join('migrations', f));
+  for (const name of ['migrate.js', ...migrationFiles]) hash.update(`${name}\n`).update(readFileSync(join(DB_DIR, name))).update('\n');
   return `${PREFIX}${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -81,7 +78,7 @@ function readTemplate(settings: DatabaseSettings, template: string): Promise<Tem
   templateCopy ??= (async () => {
     const a = admin({ ...settings, DB_NAME: template });
     try {
-      const [rows] = await a.raw('SELECT table_name AS name, table_rows AS count FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name', [template]) as [Array<{ name: string }>];
+      const [rows] = await a.raw('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name', [template]) as [Array<{ name: string }>];
       const tables: string[] = [];
       const withRows: string[] = [];
       for (const { name } of rows) {

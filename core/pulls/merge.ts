@@ -51,7 +51,7 @@ async function recordMerge(
         merge_base: mergeBase || ctx.pull.merge_base, status: style === 'manually-merged' ? 'manually_merged' : 'mergeable',
         merge_operation_id: operationId, pending_merge_commit: null, pending_merge_base: null,
       });
-      if (Number(updated) === 0) throw new AlreadyRecorded(); // another attempt of this operation finished it
+      if (Number(updated) === 0) return; // another attempt of this operation finished it
       await trx('issues').where({ id: ctx.issue.id }).update({ is_closed: true, closed_unix: now, updated_unix: now });
       // Not addComment: an event comment changes no count, and nobody reads the row back here.
       await issuesStore(trx).insertComment({ issue_id: ctx.issue.id, poster_id: doer.id, type: 'merge_pull', content: commit }, trx);
@@ -61,14 +61,13 @@ async function recordMerge(
       faultPoint('merge:after-ref-update');
     });
   } catch (err) {
-    if (err instanceof AlreadyRecorded) return true;
     if (err instanceof RefNotMoved) return false;
     throw err;
   }
   return true;
 }
 
-class AlreadyRecorded extends Error {}
+/** Thrown inside the transaction to roll it back when the compare-and-swap finds the base moved. */
 class RefNotMoved extends Error {}
 
 /**
