@@ -104,12 +104,15 @@ async function main() {
     // Checked: each pull request is opened, checked by its workflow against the current main, then merged.
     const checked = fresh();
     const rawChecked = [];
+    const commitsBefore = await w.serviceCounters('pullhost_merge_commits_total');
     for (let i = 0; i < MERGES; i++) {
       rawChecked.push(await rawGitMerge(w, `raw-checked-${i}`, true));
       const index = await openPull(w, `checked-${i}`);
       await waitUntilChecked(w, index);
       await timedMerge(w, index, checked);
     }
+    const commitsAfter = await w.serviceCounters('pullhost_merge_commits_total');
+    const checkedCommits = [...commitsAfter].map(([label, n]) => `${label.replace(/^written="(.*)"$/, '$1')} ${n - (commitsBefore.get(label) ?? 0)}`).join(', ');
     // Base moved: as above, then main moves on just before the merge, so the merge checks again.
     const moved = fresh();
     const rawMoved = [];
@@ -177,6 +180,7 @@ async function main() {
       ['auto-merge delay after the last success status', median(delays), percentile(delays, 99), delays.length, ''],
     ])}\n`);
     process.stdout.write('\n"git commands": buffered git processes the service ran during the request (its /metrics counter), or that the raw sequence ran.\n');
+    process.stdout.write(`the checked merges' commits, by how they were written: ${checkedCommits}\n`);
     process.stdout.write(`\nthroughput: ${indexes.length} merges of independent pull requests into one base at concurrency 8: ${(indexes.length / seconds).toFixed(2)} merges/s, ${failedThroughput} not 200\n`);
     for (const f of failures.slice(0, 5)) process.stdout.write(`  not 200: ${f}\n`);
     process.stdout.write(`peak RSS of the service process (API + worker, VmHWM): ${peak} MiB; ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);

@@ -32,6 +32,8 @@ export interface BenchWorld {
   branch(name: string, file: string, content: string): Promise<string>;
   /** Buffered git commands the service has run so far (its `/metrics` counter). */
   serviceGitCommands(): Promise<number>;
+  /** A counter of the service's /metrics, by its labels as written there (`written="writtenAhead"`). */
+  serviceCounters(metric: string): Promise<Map<string, number>>;
   /** The service process's peak resident memory so far (VmHWM), MiB. */
   servicePeakRssMiB(): number;
   close(): Promise<void>;
@@ -106,10 +108,16 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
     return sha;
   }
 
-  async function serviceGitCommands(): Promise<number> {
+  async function serviceCounters(metric: string): Promise<Map<string, number>> {
     const text = await (await fetch(`${config.APP_URL}metrics`)).text();
+    const counters = new Map<string, number>();
+    for (const m of text.matchAll(new RegExp(`^${metric}\\{([^}]*)\\} (\\d+)$`, 'gm'))) counters.set(m[1]!, Number(m[2]));
+    return counters;
+  }
+
+  async function serviceGitCommands(): Promise<number> {
     let n = 0;
-    for (const m of text.matchAll(/^pullhost_git_commands_total\{[^}]*\} (\d+)$/gm)) n += Number(m[1]);
+    for (const count of (await serviceCounters('pullhost_git_commands_total')).values()) n += count;
     return n;
   }
 
@@ -120,7 +128,7 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
 
   const serviceDb = db;
   return {
-    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, serviceGitCommands, servicePeakRssMiB,
+    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, serviceGitCommands, serviceCounters, servicePeakRssMiB,
     async close() {
       await stopService();
       await serviceDb.destroy();

@@ -10,7 +10,7 @@ export * from './merge-errors.js';
 export * from './merge-tree.js';
 export * from './rebase.js';
 export {
-  mergeNoFastForward, squash, fastForwardOnly, rebase, rebaseMerge, mergeCommitForStyle, updateBranchFromBase,
+  mergeNoFastForward, squash, fastForwardOnly, rebase, rebaseMerge, mergeCommitForStyle, knownMergeCommit, predictMergeCommit, updateBranchFromBase,
   type KnownMerge, type StyleMergeRequest, type UpdateFromBaseRequest,
 } from './merge.js';
 export * from './diff.js';

@@ -3,7 +3,7 @@
 // a base that moved meanwhile makes the merge fail instead of losing commits.
 import { EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError, type MergeStyle } from './merge-errors.js';
 import { mergeTree } from './merge-tree.js';
-import { commitTree, treeOf, type CommitIdentities, type Identity } from './objects.js';
+import { commitTree, predictCommitName, treeOf, type CommitIdentities, type CommitTreeOptions, type Identity } from './objects.js';
 import { rebaseCommits } from './rebase.js';
 import { isAncestor, isValidSha, mergeBase } from './refs.js';
 import { GitError } from './runner.js';
@@ -156,6 +156,29 @@ export async function mergeCommitForStyle(repoPath: string, style: MergeStyle, r
     case 'rebase-merge': return rebaseMerge(repoPath, req.base, req.head, req.message, ids);
     default: throw new TypeError(`unknown merge style: ${String(style)}`);
   }
+}
+
+/**
+ * The commit a merge or a squash of a known clean tree writes (mergeCommitForStyle runs commit-tree
+ * with exactly these options); null for the other styles and when the tree is not known.
+ */
+export function knownMergeCommit(style: MergeStyle, req: StyleMergeRequest): CommitTreeOptions | null {
+  const { knownTree: tree, knownMergeBase: mergeBase, baseTree } = req.known ?? {};
+  if (!tree || !isValidSha(tree) || !mergeBase || mergeBase === req.head) return null;
+  const ids = { author: req.author, committer: req.committer };
+  if (style === 'merge') return { tree, parents: [req.base, req.head], message: req.message, ...ids };
+  // A squash that changes nothing is refused, not committed.
+  if (style === 'squash' && baseTree !== tree) return { tree, parents: [req.base], message: req.message, ...ids };
+  return null;
+}
+
+/**
+ * The name of the commit mergeCommitForStyle will return, when it can be known before git runs: a
+ * merge or a squash of a known clean tree, with dated identities (see predictCommitName).
+ */
+export function predictMergeCommit(style: MergeStyle, req: StyleMergeRequest): string | null {
+  const commit = knownMergeCommit(style, req);
+  return commit && predictCommitName(commit);
 }
 
 export interface UpdateFromBaseRequest {

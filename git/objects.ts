@@ -1,5 +1,6 @@
 // Writing objects without a worktree: blobs, trees and commits. Merges and initial commits are built
 // from these so nothing is ever checked out.
+import { createHash } from 'node:crypto';
 import { assertRevision, isValidSha } from './refs.js';
 import { gitOk, type GitEnv } from './runner.js';
 
@@ -77,6 +78,8 @@ export interface CommitTreeOptions extends CommitIdentities {
   cleanup?: 'whitespace' | 'verbatim';
 }
 
+const storedMessage = (opts: CommitTreeOptions) => (opts.cleanup === 'verbatim' ? opts.message : cleanupMessage(opts.message));
+
 /** Creates a commit object (no reference moves) and returns its name. The message goes by stdin. */
 export async function commitTree(repoPath: string, opts: CommitTreeOptions): Promise<string> {
   if (!isValidSha(opts.tree)) throw new TypeError(`invalid tree: ${opts.tree}`);
@@ -86,9 +89,44 @@ export async function commitTree(repoPath: string, opts: CommitTreeOptions): Pro
     args.push('-p', p);
   }
   args.push('--end-of-options', opts.tree);
-  const message = opts.cleanup === 'verbatim' ? opts.message : cleanupMessage(opts.message);
-  const out = await gitOk(args, { cwd: repoPath, input: message, env: identityEnv(opts) });
+  const out = await gitOk(args, { cwd: repoPath, input: storedMessage(opts), env: identityEnv(opts) });
   return out.trim();
+}
+
+/** Now, as git writes a date of its own: Unix seconds and this machine's offset from UTC. */
+export function gitTimestamp(at: Date = new Date()): string {
+  const offset = -at.getTimezoneOffset();
+  const abs = Math.abs(offset);
+  const zone = `${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+  return `@${Math.floor(at.getTime() / 1000)} ${zone}`;
+}
+
+// What git trims from the ends of a name or an email (ident.c's "crud"; the list differs between
+// versions, so an identity with any of these at an end is not predicted at all).
+const IDENT_CRUD_AT_END = /^[\x00-\x20.,:;<>"\\']|[\x00-\x20.,:;<>"\\']$/;
+
+function identLine(who: Identity): string | null {
+  const date = typeof who.date === 'string' ? /^@?(\d+) ([+-]\d{4})$/.exec(who.date) : null;
+  if (!date || IDENT_CRUD_AT_END.test(who.name) || IDENT_CRUD_AT_END.test(who.email)) return null;
+  return `${who.name} <${who.email}> ${date[1]} ${date[2]}`;
+}
+
+/**
+ * The name commitTree will give this commit, worked out without git (the bytes of a commit object
+ * are fixed by its tree, parents, identities with dates and message), so a caller can record it
+ * while git writes it. Null when it cannot be sure: no explicit dates, an identity git would trim,
+ * a SHA-256 repository. Only a forecast: callers compare it with what commitTree returns.
+ */
+export function predictCommitName(opts: CommitTreeOptions): string | null {
+  if (!/^[0-9a-f]{40}$/.test(opts.tree) || !opts.parents.every((p) => /^[0-9a-f]{40}$/.test(p))) return null;
+  assertIdentity(opts.author, 'author');
+  assertIdentity(opts.committer, 'committer');
+  const author = identLine(opts.author);
+  const committer = identLine(opts.committer);
+  if (author === null || committer === null) return null;
+  const header = [`tree ${opts.tree}`, ...opts.parents.map((p) => `parent ${p}`), `author ${author}`, `committer ${committer}`].join('\n');
+  const body = Buffer.from(`${header}\n\n${storedMessage(opts)}`, 'utf8');
+  return createHash('sha1').update(`commit ${body.length}\0`).update(body).digest('hex');
 }
 
 /** Writes a blob and returns its name. */

@@ -87,8 +87,8 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     // and a failed mark must not turn a done merge into an error.
     const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));
     const operationKey = idempotencyKey(request, 'merge', key);
-    // Read while the update travels to the worker, when that worker is in this process.
-    prefetchMergeInputs(app.services, key, request.doer.id, operationKey.updateId);
+    // Read (and the commit written) while the update travels to the worker, when that worker is in this process.
+    prefetchMergeInputs(app.services, key, request.doer, operationKey.updateId, { pull, baseRepo: ctx.repo, baseOwner: ctx.owner }, mergeRequest);
     const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
     await reading;
     return sendOutcome(reply, outcome, config.APP_URL);

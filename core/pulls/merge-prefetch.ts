@@ -1,6 +1,10 @@
 // A merge's inputs read by the API while its update travels through Temporal to the worker (about
 // 20 ms here), so the merge activity starts with them instead of reading them then. Only when this
 // process runs a worker too (the default `serve`): the activity looks its operation id up here.
+// The merge commit is written meanwhile too, for the branches where the stored check found them: an
+// object nothing refers to until the merge moves the base branch to it (git prunes it when the
+// merge does not happen), planned by the merge's own planMergeCommit and used only when the merge
+// plans the very same commit.
 //
 // A snapshot is older than the activity by that trip. Other operations of the pull request run in
 // its workflow, and every one that changes something writes the pull request's or its issue's row
@@ -8,11 +12,13 @@
 // those two rows and uses the snapshot only when both are unchanged. What changes outside the
 // workflow (a push, a protection rule) races the merge as it would race a read in the activity; a
 // moved base fails the compare-and-swap and the merge reads afresh.
+import { commitTree, gitTimestamp, knownMergeCommit, predictCommitName } from '../../git/index.js';
 import { usersStore, type UserRow } from '../../db/users.js';
-import { loadPullOperationContext, loadPullRows, type OperationDeps, type PullOperationContext } from './operation-context.js';
+import { loadPullOperationContext, loadPullRows, type KnownPullRows, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import { loadReadinessFacts, type ReadinessFacts } from './merge-readiness.js';
-import { locationOf, readPullRefsAt, type EarlyRefs } from './mergeability.js';
-import type { PullKey } from '../../workflows/pull-messages.js';
+import { locationOf, readPullRefsAt, storedMergeability, type EarlyRefs } from './mergeability.js';
+import { planMergeCommit } from './merge-commit.js';
+import type { MergeRequest, PullKey } from '../../workflows/pull-messages.js';
 
 export interface MergeInputs {
   ctx: PullOperationContext;
@@ -21,6 +27,8 @@ export interface MergeInputs {
   early?: EarlyRefs;
   /** Readiness facts read with the rows. */
   facts?: Promise<ReadinessFacts>;
+  /** The merge commit written ahead, dated `date` (null when none could be). */
+  ahead?: { date: string; commit: Promise<string | null> };
 }
 
 interface Prefetch {
@@ -56,25 +64,45 @@ export async function loadMergeInputs(deps: OperationDeps, key: PullKey, doerId:
   return { ctx, doer };
 }
 
-async function readAll(deps: OperationDeps, key: PullKey, doerId: number): Promise<MergeInputs | null> {
-  const { ctx, doer } = await loadMergeInputs(deps, key, doerId);
+async function readAll(deps: OperationDeps, key: PullKey, doer: UserRow, known: KnownPullRows, op: MergeAhead): Promise<MergeInputs | null> {
+  const ctx = await loadPullOperationContext(deps, key, known);
   const where = locationOf(ctx);
+  const date = gitTimestamp();
   const refs = readPullRefsAt(where).catch(() => null);
-  const facts = doer ? loadReadinessFacts(deps.db, ctx, doer) : undefined;
+  const facts = loadReadinessFacts(deps.db, ctx, doer);
+  const commit = writeCommitAhead(deps, ctx, doer, op, date).catch(() => null);
   // Settled here, so a snapshot nobody takes never rejects unhandled.
-  await Promise.allSettled([refs, facts]);
-  return { ctx, doer, early: { where, refs }, facts };
+  await Promise.allSettled([refs, facts, commit]);
+  return { ctx, doer, early: { where, refs }, facts, ahead: { date, commit } };
 }
 
-/** Starts reading what the merge `operationId` will need; does nothing without a worker here. */
-export function prefetchMergeInputs(deps: OperationDeps, key: PullKey, doerId: number, operationId: string): void {
+type MergeAhead = Pick<MergeRequest, 'style' | 'title' | 'message'>;
+
+/**
+ * Writes the commit a merge or squash will make when the branches are still where the stored check
+ * found them (as they usually are; the merge reads them and plans for where they are); null when it
+ * cannot know it.
+ */
+async function writeCommitAhead(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeAhead, date: string): Promise<string | null> {
+  const style = op.style || 'merge';
+  const checked = storedMergeability(ctx, { baseSha: ctx.pull.checked_base, baseTree: null, pullRefSha: null, branchSha: ctx.pull.checked_head });
+  if ((style !== 'merge' && style !== 'squash') || checked?.status !== 'mergeable') return null;
+  const commit = knownMergeCommit(style, await planMergeCommit(deps.db, ctx, doer, op, style, checked, date));
+  return commit && predictCommitName(commit) ? commitTree(ctx.basePath, commit) : null;
+}
+
+/**
+ * Starts reading what the merge `operationId` (`op`) will need, beside the rows the caller just
+ * read, and writing its commit; does nothing without a worker here.
+ */
+export function prefetchMergeInputs(deps: OperationDeps, key: PullKey, doer: UserRow, operationId: string, known: KnownPullRows, op: MergeAhead): void {
   if (localWorkers === 0 || prefetches.has(operationId)) return;
   const now = Date.now();
   for (const [id, p] of prefetches) {
     if (p.expires > now && prefetches.size < MAX_PENDING) break;
     prefetches.delete(id);
   }
-  prefetches.set(operationId, { inputs: readAll(deps, key, doerId).catch(() => null), expires: now + TTL_MS });
+  prefetches.set(operationId, { inputs: readAll(deps, key, doer, known, op).catch(() => null), expires: now + TTL_MS });
 }
 
 const sameRow = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

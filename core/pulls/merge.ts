@@ -4,10 +4,11 @@
 import type { Knex } from 'knex';
 import {
   EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
-  branchRef, commitExists, isAncestor, isValidSha, mergeCommitForStyle, resolveRef, updateRef, type Identity,
+  branchRef, commitExists, gitTimestamp, isAncestor, isValidSha, mergeCommitForStyle, predictMergeCommit, resolveRef, updateRef,
+  type StyleMergeRequest,
 } from '../../git/index.js';
 import { pullsStore } from '../../db/pulls.js';
-import { usersStore, type UserRow } from '../../db/users.js';
+import type { UserRow } from '../../db/users.js';
 import { nowUnix } from '../../db/time.js';
 import { isSqlite } from '../../db/connection.js';
 import { issuesStore } from '../../db/issues.js';
@@ -18,7 +19,8 @@ import { workInProgressPrefixes } from './wip.js';
 import { computeMergeability, currentRefs, readRefsEarly, type PullRefsLocation } from './mergeability.js';
 import { repoDiskPath } from '../repositories.js';
 import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
-import { composeMergeMessage, defaultMergeTitle, isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
+import { isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
+import { planMergeCommit } from './merge-commit.js';
 import type { OperationDeps, PullOperationContext } from './operation-context.js';
 import { loadMergeInputs, takeMergeInputs, type MergeInputs } from './merge-prefetch.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
@@ -26,8 +28,14 @@ import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } 
 // Racing merges into one base each retry on the new base; this bounds the retries under contention.
 const CAS_ATTEMPTS = 10;
 
-function identity(user: UserRow): Identity {
-  return { name: user.full_name || user.name, email: user.email || `${user.lower_name}@noreply.localhost` };
+const commitStats = { writtenAhead: 0, journalledMeanwhile: 0, mispredicted: 0, unpredicted: 0 };
+
+/**
+ * How merges' commits were written: by the API's read-ahead; by the merge, journalled meanwhile
+ * (its name known first); by the merge, the name not known first (mispredicted: worked out wrong).
+ */
+export function mergeCommitStats(): Readonly<typeof commitStats> {
+  return { ...commitStats };
 }
 
 function refuse(status: number, message: string, extra: Partial<MergeOutcome> = {}): MergeOutcome {
@@ -153,9 +161,45 @@ function guessedLocation(deps: OperationDeps, key: PullKey, where: NonNullable<M
   return { basePath: path, headPath: path, baseBranch: where.baseBranch, headBranch: where.headBranch, index: key.index };
 }
 
+interface Journal {
+  write(commit: string): Promise<void>;
+  forget(): Promise<void>;
+}
+
+/**
+ * Writes the merge's commit and journals it; a refusal when git finds the merge impossible. Git
+ * does not run when the API's read-ahead already wrote this very commit (the same name: the same
+ * bytes). When the name can be worked out first, the journal is written while git writes it.
+ */
+async function commitAndJournal(
+  repoPath: string, style: Exclude<MergeStyle, 'manually-merged'>, request: StyleMergeRequest, journal: Journal, writtenAhead?: Promise<string | null>,
+): Promise<string | MergeOutcome> {
+  const predicted = predictMergeCommit(style, request);
+  if (predicted && writtenAhead && (await writtenAhead) === predicted) {
+    commitStats.writtenAhead++;
+    await journal.write(predicted);
+    return predicted;
+  }
+  const journalled = predicted ? journal.write(predicted) : null;
+  journalled?.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
+  let commit: string;
+  try {
+    commit = await mergeCommitForStyle(repoPath, style, request);
+  } catch (err) {
+    if (journalled) await journalled.then(journal.forget);
+    const failure = gitFailure(err, style);
+    if (failure) return failure;
+    throw err;
+  }
+  await journalled;
+  commitStats[commit === predicted ? 'journalledMeanwhile' : predicted ? 'mispredicted' : 'unpredicted']++;
+  if (commit !== predicted) await journal.write(commit);
+  return commit;
+}
+
 async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation, first: MergeInputs | null): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
-    const { ctx, doer, early, facts: knownFacts } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
+    const { ctx, doer, early, facts: knownFacts, ahead } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
     if (!doer) return refuse(405, 'User not allowed to merge PR');
     const resumed = await resumeJournalled(deps, ctx, doer, op);
     if (resumed) return resumed;
@@ -180,37 +224,20 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     if (manual) return manualMerge(deps, ctx, doer, op);
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
-    const poster = style !== 'squash' || !ctx.issue.poster_id ? undefined : ctx.issue.poster_id === doer.id ? doer : await usersStore(deps.db).byId(ctx.issue.poster_id);
-    const messageFacts = {
-      style, title: ctx.issue.title, index: ctx.pull.index, headBranch: ctx.pull.head_branch, baseBranch: ctx.pull.base_branch,
-      headRepoFullName: ctx.headRepo && ctx.headRepo.id !== ctx.baseRepo.id && ctx.headOwner ? `${ctx.headOwner.name}/${ctx.headRepo.name}` : null,
-      headRepoDeleted: ctx.headRepo === null,
+    const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, ahead?.date ?? gitTimestamp());
+    // The journal names the commit before the branch moves to it: a crash in between is resolved by
+    // resumeJournalled.
+    const journal: Journal = {
+      write: (commit) => pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase }),
+      forget: () => pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null }),
     };
-    let message = composeMergeMessage(op.title, op.message, defaultMergeTitle(messageFacts));
-    const committer = identity(doer);
-    const author = style === 'squash' && poster ? identity(poster) : committer;
-    if (style === 'squash' && (author.email !== committer.email || author.name !== committer.name)) {
-      message += `\n\nCo-authored-by: ${committer.name} <${committer.email}>\nCo-committed-by: ${committer.name} <${committer.email}>`;
-    }
-
-    let commit: string;
-    try {
-      commit = await mergeCommitForStyle(ctx.basePath, style, {
-        base: mergeability.baseSha, head: mergeability.headSha, message, author, committer,
-        known: { knownMergeBase: mergeability.mergeBase, knownTree: mergeability.tree, baseTree: mergeability.baseTree },
-      });
-    } catch (err) {
-      const failure = gitFailure(err, style);
-      if (failure) return failure;
-      throw err;
-    }
-    // Journal first, then move the branch: a crash in between is resolved by resumeJournalled.
-    await pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase });
+    const commit = await commitAndJournal(ctx.basePath, style, request, journal, ahead?.commit);
+    if (typeof commit !== 'string') return commit;
     faultPoint('merge:after-journal');
     const moveRef = () => updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
     if (!(await recordMergeAroundRefUpdate(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId, moveRef))) {
       // The base moved under us (another merge or a push): merge again on the new base.
-      await pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null });
+      await journal.forget();
       continue;
     }
     faultPoint('merge:after-record');

@@ -118,16 +118,27 @@ export async function computeMergeability(
   opts: { reuseStored?: boolean; refs?: PullRefs } = {},
 ): Promise<MergeabilityResult> {
   const refs = opts.refs ?? await currentRefs(ctx);
-  const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
-  const baseSha = refs.baseSha;
-  const baseTree = refs.baseTree ?? '';
+  const { headSha, baseSha, baseTree } = tipsOf(ctx, refs);
   if (!baseSha || !headSha) return { status: 'error', headSha: headSha ?? '', baseSha: baseSha ?? '', mergeBase: '', conflictedFiles: [], tree: '', baseTree };
-  const { pull } = ctx;
-  if (opts.reuseStored && SETTLED.has(pull.status) && pull.checked_head === headSha && pull.checked_base === baseSha) {
-    return { status: pull.status, headSha, baseSha, mergeBase: pull.merge_base, conflictedFiles: pull.conflicted_files, tree: pull.checked_tree, baseTree };
-  }
+  const stored = opts.reuseStored ? storedMergeability(ctx, refs) : null;
+  if (stored) return stored;
   const check = await checkMergeability(ctx.basePath, baseSha, headSha, { baseTree: refs.baseTree });
   return { status: check.status, headSha, baseSha, mergeBase: check.mergeBase ?? '', conflictedFiles: check.conflictedFiles, tree: check.tree ?? '', baseTree };
+}
+
+function tipsOf(ctx: PullOperationContext, refs: PullRefs) {
+  return { headSha: refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id, baseSha: refs.baseSha, baseTree: refs.baseTree ?? '' };
+}
+
+/**
+ * The stored check, when it is of exactly these references' base and head commits (the answer is a
+ * function of the two commits alone); null when git has to check again.
+ */
+export function storedMergeability(ctx: PullOperationContext, refs: PullRefs): MergeabilityResult | null {
+  const { headSha, baseSha, baseTree } = tipsOf(ctx, refs);
+  const { pull } = ctx;
+  if (!baseSha || !headSha || !SETTLED.has(pull.status) || pull.checked_head !== headSha || pull.checked_base !== baseSha) return null;
+  return { status: pull.status, headSha, baseSha, mergeBase: pull.merge_base, conflictedFiles: pull.conflicted_files, tree: pull.checked_tree, baseTree };
 }
 
 /**

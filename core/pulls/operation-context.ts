@@ -28,11 +28,19 @@ export interface PullOperationContext {
 
 /** The pull request's own row and its issue's, both found by the key. */
 export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: PullRow | undefined; issue: IssueRow | undefined }> {
-  const [pull, issueRaw] = await Promise.all([
-    pullsStore(db).byIndex(key.repoId, key.index),
-    db('issues').where({ repo_id: key.repoId, index: key.index }).first(),
-  ]);
-  return { pull, issue: toIssueRow(issueRaw) };
+  const [pull, issue] = await Promise.all([pullsStore(db).byIndex(key.repoId, key.index), issueOf(db, key)]);
+  return { pull, issue };
+}
+
+/** Rows a caller has just read itself (the API's route), so they are not read again. */
+export interface KnownPullRows {
+  pull: PullRow;
+  baseRepo: RepoRow;
+  baseOwner: UserRow;
+}
+
+async function issueOf(db: Knex, key: PullKey): Promise<IssueRow | undefined> {
+  return toIssueRow(await db('issues').where({ repo_id: key.repoId, index: key.index }).first());
 }
 
 /**
@@ -40,13 +48,13 @@ export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: Pull
  * request, its issue, the base repository and its owner are all found by the key), in two when the
  * head is in a fork.
  */
-export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
+export async function loadPullOperationContext(deps: OperationDeps, key: PullKey, known?: KnownPullRows): Promise<PullOperationContext> {
   const { db } = deps;
   const users = usersStore(db);
   const [{ pull, issue }, baseRepo, baseOwner] = await Promise.all([
-    loadPullRows(db, key),
-    reposStore(db).byId(key.repoId),
-    users.ownerOfRepo(key.repoId),
+    known ? issueOf(db, key).then((row) => ({ pull: known.pull, issue: row })) : loadPullRows(db, key),
+    known?.baseRepo ?? reposStore(db).byId(key.repoId),
+    known?.baseOwner ?? users.ownerOfRepo(key.repoId),
   ]);
   if (!pull || !issue || !baseRepo || !baseOwner || issue.id !== pull.issue_id || baseOwner.id !== baseRepo.owner_id) throw new NotFoundError();
   const sameRepo = pull.head_repo_id === baseRepo.id;

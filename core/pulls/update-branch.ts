@@ -2,21 +2,18 @@
 // in the head repository, with a compare-and-swap of the head branch.
 import {
   EmptyMergeError, MergeConflictError, UnrelatedHistoriesError,
-  branchRef, deleteRef, fetchIntoRepository, resolveRef, updateBranchFromBase, updateRef, type Identity,
+  branchRef, deleteRef, fetchIntoRepository, resolveRef, updateBranchFromBase, updateRef,
 } from '../../git/index.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { canPush } from '../branch-protection.js';
 import { storageFailure } from '../errors.js';
 import { faultPoint } from '../fault-points.js';
 import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
+import { gitIdentity } from './git-identity.js';
 import { updateMergeMessage } from './merge-message.js';
 import { syncHeadRef } from './mergeability.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import type { PullKey, UpdateBranchOutcome, UpdateBranchRequest } from '../../workflows/pull-messages.js';
-
-function identity(user: UserRow): Identity {
-  return { name: user.full_name || user.name, email: user.email || `${user.lower_name}@noreply.localhost` };
-}
 
 /** Who may update the head: those who may push to it, or base writers when maintainers may edit. */
 async function mayUpdate(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, force: boolean): Promise<boolean> {
@@ -45,7 +42,7 @@ export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: U
   try {
     const baseSha = await resolveRef(ctx.headPath, baseRefInHead);
     if (!baseSha) return { status: 422, body: { message: 'the base branch does not exist' } };
-    const me = identity(doer);
+    const me = gitIdentity(doer);
     let newHead: string;
     try {
       newHead = await updateBranchFromBase(ctx.headPath, {

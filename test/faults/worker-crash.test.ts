@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
-import { baseLog, merge, openPull, refOf } from '../merge/world.js';
+import { baseLog, merge, openPull, refOf, routeRows } from '../merge/world.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 import { mergePrefetchStats, prefetchMergeInputs, takeMergeInputs } from '../../core/pulls/merge-prefetch.js';
 
@@ -82,6 +82,6 @@ t.test('merges on workers in other processes: nothing read ahead', async (t) => 
   t.same(mergePrefetchStats(), { used: 0, stale: 0 }, 'the merges above used no snapshot');
   const index = await openPull(w, 'no-prefetch', { 'no-prefetch.txt': 'x\n' });
   const key = { repoId: 1, index };
-  prefetchMergeInputs(w, key, w.users.alice.id, 'no-prefetch-op');
+  prefetchMergeInputs(w, key, w.users.alice, 'no-prefetch-op', await routeRows(w, key), { style: 'merge', title: '', message: '' });
   t.equal(await takeMergeInputs(w, key, 'no-prefetch-op'), null);
 });

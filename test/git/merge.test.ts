@@ -2,10 +2,10 @@ import t from 'tap';
 import { join } from 'node:path';
 import {
   checkMergeability, EmptyMergeError, fastForwardOnly, mergeCommitForStyle, MergeConflictError, mergeNoFastForward,
-  mergeTree, NotFastForwardError, rebase, rebaseMerge, squash, UnrelatedHistoriesError, updateBranchFromBase,
+  mergeTree, NotFastForwardError, predictMergeCommit, rebase, rebaseMerge, squash, UnrelatedHistoriesError, updateBranchFromBase,
 } from '../../git/merge.js';
 import { readCommit } from '../../git/commits.js';
-import { treeOf } from '../../git/objects.js';
+import { gitTimestamp, predictCommitName, treeOf } from '../../git/objects.js';
 import { isAncestor, resolveRef, updateRef } from '../../git/refs.js';
 import { gitCommandStats, gitOk } from '../../git/runner.js';
 import { alice, bareRepo, bob, carol, commit, log, show, tempDir, type Teardown } from './helpers.js';
@@ -61,6 +61,35 @@ t.test('squash: one parent, the merged tree, author and committer as given', asy
   await t.rejects(squash(repo, same, f2, 'x', bob, merger), EmptyMergeError);
   const allowed = await squash(repo, same, f2, 'x', bob, merger, { allowEmpty: true });
   t.equal((await readCommit(repo, allowed)).tree, await treeOf(repo, same));
+});
+
+t.test('the name of a merge or squash commit is predicted before git writes it, exactly', async (t) => {
+  const { repo, m1, f2 } = await diverged(t);
+  const check = await checkMergeability(repo, m1, f2);
+  t.equal(check.status, 'mergeable');
+  const known = { knownMergeBase: check.mergeBase!, knownTree: check.tree!, baseTree: await treeOf(repo, m1) };
+  const now = gitTimestamp();
+  t.match(now, /^@\d+ [+-]\d{4}$/);
+  const unicode = { name: 'Zoë Ünïcödé 山田', email: 'zoe@例え.jp', date: now };
+  const messages = ["Merge pull request 'x' (#1) from feature into main\n\n\n  body  \n", 'no newline', '  leading\r\nCRLF\r\n\r\n\r\ntrailing  ', 'emoji 🚀 and \t tab'];
+  for (const style of ['merge', 'squash'] as const) {
+    for (const message of messages) {
+      const req = { base: m1, head: f2, message, author: style === 'squash' ? bob : unicode, committer: unicode, known };
+      const predicted = predictMergeCommit(style, req);
+      t.ok(predicted, `${style} is predicted for ${JSON.stringify(message)}`);
+      t.equal(await mergeCommitForStyle(repo, style, req), predicted, `${style}: git wrote the predicted commit for ${JSON.stringify(message)}`);
+    }
+  }
+  // Not predicted: what git would trim from an identity, identities without a date, styles or
+  // merges whose commits are not known before git runs.
+  const base = { base: m1, head: f2, message: 'm', author: merger, committer: merger, known };
+  t.equal(predictMergeCommit('merge', { ...base, committer: { ...merger, name: 'Trailing Dot Jr.' } }), null);
+  t.equal(predictMergeCommit('merge', { ...base, author: { ...merger, email: ' spaced@example.com' } }), null);
+  t.equal(predictMergeCommit('merge', { ...base, author: { name: 'Undated', email: 'u@example.com' } }), null);
+  t.equal(predictMergeCommit('rebase', base), null);
+  t.equal(predictMergeCommit('merge', { ...base, known: { knownMergeBase: check.mergeBase! } }), null);
+  t.equal(predictMergeCommit('squash', { ...base, known: { ...known, baseTree: known.knownTree } }), null, 'a squash of nothing is refused, not committed');
+  t.equal(predictCommitName({ tree: known.knownTree, parents: [m1], message: 'x', author: merger, committer: merger }), await mergeCommitForStyle(repo, 'squash', { ...base, message: 'x' }));
 });
 
 t.test('fast-forward-only', async (t) => {

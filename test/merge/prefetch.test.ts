@@ -1,11 +1,14 @@
 // Merge inputs read ahead by the API for this process's worker: used by the merge when the pull
 // request's rows are as they were read, read afresh when an operation changed them in between.
+// (And the merge commit of a checked pull request known before git writes it.)
 // (Without a worker in the process nothing is read: test/faults/worker-crash.test.ts.)
 import t from 'tap';
 import { mergePrefetchStats, prefetchMergeInputs, takeMergeInputs } from '../../core/pulls/merge-prefetch.js';
-import { mergePullRequest } from '../../core/pulls/merge.js';
+import { mergeCommitStats, mergePullRequest } from '../../core/pulls/merge.js';
 import { pullWorld, settledMergeable } from '../pulls/fixtures.js';
-import { merge, openPull, refOf } from './world.js';
+import { baseLog, merge, openPull, refOf, routeRows } from './world.js';
+
+const MERGE = { style: 'merge' as const, title: '', message: '' };
 
 t.test('with a worker here', async (t) => {
   const w = await pullWorld(t, { env: { ENABLE_METRICS: 'true' } });
@@ -15,25 +18,56 @@ t.test('with a worker here', async (t) => {
     const index = await openPull(w, 'ahead', { 'ahead.txt': 'ahead\n' });
     t.equal(await settledMergeable(w, index, true), true);
     const before = mergePrefetchStats();
+    const commitsBefore = mergeCommitStats();
     const r = await merge(w, index, { do: 'merge' });
     t.equal(r.statusCode, 200, r.body);
+    t.same(mergeCommitStats(), { ...commitsBefore, writtenAhead: commitsBefore.writtenAhead + 1 }, 'the merge commit was written while the update travelled');
+    const [merged] = baseLog(w);
+    t.same(merged!.parents.length, 2, 'and it is the merge commit main moved to');
+    t.equal(merged!.subject, `Merge pull request 'change ahead' (#${index}) from ahead into main`);
     const after = mergePrefetchStats();
     t.equal(after.used, before.used + 1, 'the merge used the snapshot');
     t.equal(after.stale, before.stale);
     const metrics = await w.app.inject({ url: '/metrics' });
     t.match(metrics.body, new RegExp(`pullhost_merge_prefetches_total\\{result="used"\\} ${after.used}\\b`));
+    t.match(metrics.body, new RegExp(`pullhost_merge_commits_total\\{written="writtenAhead"\\} ${mergeCommitStats().writtenAhead}\\b`));
+  });
+
+  await t.test('a commit written ahead is used only when the merge plans the very same commit', async (t) => {
+    const index = await openPull(w, 'planned', { 'planned.txt': 'planned\n' });
+    t.equal(await settledMergeable(w, index, true), true);
+    const key = { repoId, index };
+    const merge = (title: string, operationId: string) => mergePullRequest(w, key, {
+      doerId: w.users.alice.id, style: 'merge', title, message: '', mergeCommitId: '', headCommitId: '', mergeWhenChecksSucceed: false,
+      forceMerge: false, deleteBranchAfterMerge: null, operationId,
+    });
+    prefetchMergeInputs(w, key, w.users.alice, 'planned-op', await routeRows(w, key), { ...MERGE, title: 'Ahead of time' });
+    const ahead = await (await takeMergeInputs(w, key, 'planned-op'))?.ahead?.commit;
+    t.match(ahead, /^[0-9a-f]{40}$/, 'the read-ahead wrote a commit');
+    t.equal(refOf(w, `${ahead}^{commit}`), ahead, 'an object in the base repository');
+    t.not(refOf(w, 'refs/heads/main'), ahead, 'that no branch points to');
+
+    // Another title: another commit, written by the merge itself.
+    prefetchMergeInputs(w, key, w.users.alice, 'planned-op-2', await routeRows(w, key), { ...MERGE, title: 'Ahead of time' });
+    const before = mergeCommitStats();
+    const outcome = await merge('Asked for at merge time', 'planned-op-2');
+    t.equal(outcome.status, 200);
+    t.equal(mergeCommitStats().writtenAhead, before.writtenAhead, 'the commit written ahead was not used');
+    const [merged] = baseLog(w);
+    t.equal(merged!.subject, 'Asked for at merge time');
+    t.not(merged!.sha, ahead);
   });
 
   await t.test('a snapshot is given once, and only while the rows are unchanged', async (t) => {
     const index = await openPull(w, 'rows', { 'rows.txt': 'rows\n' });
     const key = { repoId, index };
-    prefetchMergeInputs(w, key, w.users.alice.id, 'rows-1');
+    prefetchMergeInputs(w, key, w.users.alice, 'rows-1', await routeRows(w, key), MERGE);
     const taken = await takeMergeInputs(w, key, 'rows-1');
     t.equal(taken?.ctx.pull.index, index, 'unchanged rows: the snapshot');
     t.ok(taken?.early && (await taken.early.refs)?.branchSha, 'with the references');
     t.equal(await takeMergeInputs(w, key, 'rows-1'), null, 'given once');
 
-    prefetchMergeInputs(w, key, w.users.alice.id, 'rows-2');
+    prefetchMergeInputs(w, key, w.users.alice, 'rows-2', await routeRows(w, key), MERGE);
     await new Promise((r) => setTimeout(r, 200));
     const edited = await w.api({ method: 'PATCH', url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice', body: { title: 'WIP: not yet' } });
     t.equal(edited.statusCode, 201, 'the title is edited');
@@ -47,7 +81,7 @@ t.test('with a worker here', async (t) => {
     t.equal(await settledMergeable(w, index, true), true);
     const key = { repoId, index };
     const operationId = 'closed-after-op';
-    prefetchMergeInputs(w, key, w.users.alice.id, operationId);
+    prefetchMergeInputs(w, key, w.users.alice, operationId, await routeRows(w, key), MERGE);
     await new Promise((r) => setTimeout(r, 200));
     const closed = await w.api({ method: 'PATCH', url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice', body: { state: 'closed' } });
     t.equal(closed.statusCode, 201, 'the pull request is closed');
