@@ -15,6 +15,9 @@ t.test('merge styles, read back with git log', async (t) => {
   t.equal(m!.subject, `Merge pull request 'Add a' (#${p1}) from feature-merge into main`, 'Gitea\'s default title');
   t.equal(m!.committer, 'alice <alice@example.com>');
   t.equal((await w.api({ url: `/api/v1/repos/alice/widget/pulls/${p1}/merge`, as: 'alice' })).statusCode, 204, 'GET merge answers 204 once merged');
+  const repoId = (await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id')).id as number;
+  const readMark = async (index: number) => w.db('issue_users as iu').join('issues as i', 'i.id', 'iu.issue_id').where({ 'i.repo_id': repoId, 'i.index': index, 'iu.user_id': w.users.alice.id }).first('iu.is_read', 'iu.is_mentioned');
+  t.match(await readMark(p1), { is_read: 1, is_mentioned: 0 }, 'the pull request is marked read for the merger');
 
   // Branched before the squash below lands, so the rebase has to rewrite it.
   const p3 = await openPull(w, 'feature-rebase', { 'c.txt': 'c\n' }, { title: 'Add c' });
@@ -54,7 +57,11 @@ t.test('merge styles, read back with git log', async (t) => {
   t.equal(refOf(w, 'refs/heads/main'), head5, 'fast-forward-only moves the base to the head');
 
   const p6 = await openPull(w, 'feature-default', { 'f.txt': 'f\n' }, { title: 'Add f' });
+  const issue6 = (await w.db('issues').where({ repo_id: repoId, index: p6 }).first('id')).id as number;
+  await w.db('issue_users').where({ issue_id: issue6, user_id: w.users.alice.id }).delete();
+  await w.db('issue_users').insert({ issue_id: issue6, user_id: w.users.alice.id, is_read: false, is_mentioned: true });
   const r6 = await merge(w, p6, {});
+  t.match(await readMark(p6), { is_read: 1, is_mentioned: 1 }, 'an unread row becomes read, and keeps its mention');
   t.equal(r6.statusCode, 200, 'an empty Do means merge');
   t.equal(baseLog(w)[0]!.parents.length, 2);
 
