@@ -81,11 +81,16 @@ type MergeAhead = Pick<MergeRequest, 'style' | 'title' | 'message'>;
 /**
  * Writes the commit a merge or squash will make when the branches are still where the stored check
  * found them (as they usually are; the merge reads them and plans for where they are); null when it
- * cannot know it.
+ * cannot know it. A base moved without a word to the pull requests (straight in the repository)
+ * costs one commit-tree that nobody uses.
  */
 async function writeCommitAhead(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeAhead, date: string): Promise<string | null> {
   const style = op.style || 'merge';
-  const checked = storedMergeability(ctx, { baseSha: ctx.pull.checked_base, baseTree: null, pullRefSha: null, branchSha: ctx.pull.checked_head });
+  const { pull } = ctx;
+  // A move the stored check has not seen (a push to the head; a base move that a push or a merge
+  // announced) would make this commit one nobody uses: not worth a git process beside the merge's.
+  if (pull.recheck_requested_unix !== null || pull.head_commit_id !== pull.checked_head) return null;
+  const checked = storedMergeability(ctx, { baseSha: pull.checked_base, baseTree: null, pullRefSha: null, branchSha: pull.checked_head });
   if ((style !== 'merge' && style !== 'squash') || checked?.status !== 'mergeable') return null;
   const commit = knownMergeCommit(style, await planMergeCommit(deps.db, ctx, doer, op, style, checked, date));
   return commit && predictCommitName(commit) ? commitTree(ctx.basePath, commit) : null;

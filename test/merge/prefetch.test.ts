@@ -47,6 +47,16 @@ t.test('with a worker here', async (t) => {
     t.equal(refOf(w, `${ahead}^{commit}`), ahead, 'an object in the base repository');
     t.not(refOf(w, 'refs/heads/main'), ahead, 'that no branch points to');
 
+    // Nothing is written ahead for a pull request whose stored check is known to be out of date.
+    const pullId = (await w.db('pull_requests').where({ base_repo_id: repoId, index }).first('id')).id as number;
+    for (const stale of [{ recheck_requested_unix: 1 }, { head_commit_id: 'f'.repeat(40) }]) {
+      const saved = await w.db('pull_requests').where({ id: pullId }).first('recheck_requested_unix', 'head_commit_id');
+      await w.db('pull_requests').where({ id: pullId }).update(stale);
+      prefetchMergeInputs(w, key, w.users.alice, 'stale-op', await routeRows(w, key), MERGE);
+      t.equal(await (await takeMergeInputs(w, key, 'stale-op'))?.ahead?.commit, null, `no commit written ahead with ${JSON.stringify(stale)}`);
+      await w.db('pull_requests').where({ id: pullId }).update(saved);
+    }
+
     // Another title: another commit, written by the merge itself.
     prefetchMergeInputs(w, key, w.users.alice, 'planned-op-2', await routeRows(w, key), { ...MERGE, title: 'Ahead of time' });
     const before = mergeCommitStats();
