@@ -12,7 +12,7 @@
 // those two rows and uses the snapshot only when both are unchanged. What changes outside the
 // workflow (a push, a protection rule) races the merge as it would race a read in the activity; a
 // moved base fails the compare-and-swap and the merge reads afresh.
-import { commitTree, gitTimestamp, knownMergeCommit, predictCommitName } from '../../git/index.js';
+import { branchRef, commitTree, gitTimestamp, knownMergeCommit, looseRefHint, predictCommitName } from '../../git/index.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { loadPullOperationContext, loadPullRows, type KnownPullRows, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import { loadReadinessFacts, type ReadinessFacts } from './merge-readiness.js';
@@ -81,15 +81,17 @@ type MergeAhead = Pick<MergeRequest, 'style' | 'title' | 'message'>;
 /**
  * Writes the commit a merge or squash will make when the branches are still where the stored check
  * found them (as they usually are; the merge reads them and plans for where they are); null when it
- * cannot know it. A base moved without a word to the pull requests (straight in the repository)
- * costs one commit-tree that nobody uses.
+ * cannot know it.
  */
 async function writeCommitAhead(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeAhead, date: string): Promise<string | null> {
   const style = op.style || 'merge';
   const { pull } = ctx;
   // A move the stored check has not seen (a push to the head; a base move that a push or a merge
-  // announced) would make this commit one nobody uses: not worth a git process beside the merge's.
+  // announced, or that the base's loose reference shows) would make this commit one nobody uses:
+  // not worth a git process beside the merge's.
   if (pull.recheck_requested_unix !== null || pull.head_commit_id !== pull.checked_head) return null;
+  const baseHint = await looseRefHint(ctx.basePath, branchRef(pull.base_branch));
+  if (baseHint !== null && baseHint !== pull.checked_base) return null;
   const checked = storedMergeability(ctx, { baseSha: pull.checked_base, baseTree: null, pullRefSha: null, branchSha: pull.checked_head });
   if ((style !== 'merge' && style !== 'squash') || checked?.status !== 'mergeable') return null;
   const commit = knownMergeCommit(style, await planMergeCommit(deps.db, ctx, doer, op, style, checked, date));

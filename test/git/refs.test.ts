@@ -2,7 +2,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import {
   branchNameOf, branchRef, commitExists, deleteRef, isAncestor, isValidBranchName, isValidRefName, isValidSha,
-  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha,
+  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha, looseRefHint,
 } from '../../git/refs.js';
 import { gitOk, runGit } from '../../git/runner.js';
 import { treeOf } from '../../git/objects.js';
@@ -95,6 +95,19 @@ t.test('resolve, compare-and-swap update, delete', async (t) => {
   t.equal(await deleteRef(repo, main, c2), true);
   t.equal(await resolveRef(repo, main), null);
   t.equal(await deleteRef(repo, main), false, 'deleting an absent ref reports false');
+});
+
+t.test('a loose reference read without git, as a hint', async (t) => {
+  const repo = await bareRepo(t);
+  const root = await commit(repo, null, { a: '1' }, 'root', { ref: 'refs/heads/main' });
+  t.equal(await looseRefHint(repo, 'refs/heads/main'), root, 'a loose reference');
+  await gitOk(['pack-refs', '--all'], { cwd: repo });
+  t.equal(await resolveRef(repo, 'refs/heads/main'), root);
+  t.equal(await looseRefHint(repo, 'refs/heads/main'), null, 'a packed reference: no hint');
+  t.equal(await looseRefHint(repo, 'refs/heads/missing'), null);
+  for (const hostile of ['refs/heads/../../config', '../HEAD', 'refs/heads/a..b', 'HEAD', 'refs/heads/x\0']) {
+    t.equal(await looseRefHint(repo, hostile), null, `no file read for ${JSON.stringify(hostile)}`);
+  }
 });
 
 t.test('reference tips with their trees, in one git process', async (t) => {

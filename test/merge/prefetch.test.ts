@@ -3,6 +3,8 @@
 // (And the merge commit of a checked pull request known before git writes it.)
 // (Without a worker in the process nothing is read: test/faults/worker-crash.test.ts.)
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { repoDiskPath } from '../../core/repositories.js';
 import { mergePrefetchStats, prefetchMergeInputs, takeMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { mergeCommitStats, mergePullRequest } from '../../core/pulls/merge.js';
 import { pullWorld, settledMergeable } from '../pulls/fixtures.js';
@@ -56,6 +58,15 @@ t.test('with a worker here', async (t) => {
       t.equal(await (await takeMergeInputs(w, key, 'stale-op'))?.ahead?.commit, null, `no commit written ahead with ${JSON.stringify(stale)}`);
       await w.db('pull_requests').where({ id: pullId }).update(saved);
     }
+
+    // Nor when the base's reference shows it moved since the check, though nobody said so.
+    const main = refOf(w, 'refs/heads/main')!;
+    const path = repoDiskPath(w.config, 'alice', 'widget');
+    const side = execFileSync('git', ['--git-dir', path, 'commit-tree', '-p', main, '-m', 'moved quietly', `${main}^{tree}`], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'q', GIT_AUTHOR_EMAIL: 'q@example.com', GIT_COMMITTER_NAME: 'q', GIT_COMMITTER_EMAIL: 'q@example.com' } }).trim();
+    execFileSync('git', ['--git-dir', path, 'update-ref', 'refs/heads/main', side, main]);
+    prefetchMergeInputs(w, key, w.users.alice, 'moved-op', await routeRows(w, key), MERGE);
+    t.equal(await (await takeMergeInputs(w, key, 'moved-op'))?.ahead?.commit, null, 'no commit written ahead on a base the check did not see');
+    execFileSync('git', ['--git-dir', path, 'update-ref', 'refs/heads/main', main, side]);
 
     // Another title: another commit, written by the merge itself.
     prefetchMergeInputs(w, key, w.users.alice, 'planned-op-2', await routeRows(w, key), { ...MERGE, title: 'Ahead of time' });
