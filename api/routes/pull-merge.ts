@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { UnauthorizedError, NotFoundError, UnprocessableError } from '../../core/errors.js';
-import { assertNotArchived, loadRepository, type RepoContext } from '../../core/permissions.js';
+import { assertNotArchived, atLeast, loadRepository, type RepoContext } from '../../core/permissions.js';
 import { markIssueRead } from '../../core/pulls/read-mark.js';
 import { prefetchMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
@@ -87,8 +87,12 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     // and a failed mark must not turn a done merge into an error.
     const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));
     const operationKey = idempotencyKey(request, 'merge', key);
-    // Read (and the commit written) while the update travels to the worker, when that worker is in this process.
-    prefetchMergeInputs(app.services, key, request.doer, operationKey.updateId, { pull, baseRepo: ctx.repo, baseOwner: ctx.owner }, mergeRequest);
+    // Read (and the commit written) while the update travels to the worker, when that worker is in
+    // this process; only for those who may write to the repository (the merge refuses the others,
+    // who must not get to put objects in it).
+    if (atLeast(ctx.mode, 'write')) {
+      prefetchMergeInputs(app.services, key, request.doer, operationKey.updateId, { pull, baseRepo: ctx.repo, baseOwner: ctx.owner }, mergeRequest);
+    }
     const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
     await reading;
     return sendOutcome(reply, outcome, config.APP_URL);

@@ -35,6 +35,18 @@ t.test('with a worker here', async (t) => {
     t.match(metrics.body, new RegExp(`pullhost_merge_commits_total\\{written="writtenAhead"\\} ${mergeCommitStats().writtenAhead}\\b`));
   });
 
+  await t.test('nothing is read or written ahead for a caller who may not write to the repository', async (t) => {
+    const index = await openPull(w, 'reader', { 'reader.txt': 'reader\n' });
+    t.equal(await settledMergeable(w, index, true), true);
+    const path = repoDiskPath(w.config, 'alice', 'widget');
+    const objects = () => execFileSync('git', ['--git-dir', path, 'count-objects'], { encoding: 'utf8' });
+    const [statsBefore, objectsBefore] = [mergePrefetchStats(), objects()];
+    const r = await merge(w, index, { do: 'merge' }, 'bob');
+    t.equal(r.statusCode, 405, 'a reader may not merge');
+    t.same(mergePrefetchStats(), statsBefore, 'no snapshot was taken');
+    t.equal(objects(), objectsBefore, 'no object was written in the repository');
+  });
+
   await t.test('a commit written ahead is used only when the merge plans the very same commit', async (t) => {
     const index = await openPull(w, 'planned', { 'planned.txt': 'planned\n' });
     t.equal(await settledMergeable(w, index, true), true);
