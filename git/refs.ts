@@ -267,7 +267,7 @@ export async function commitExists(repoPath: string, sha: string): Promise<boole
  * (packed, a reftable, symbolic) or the file cannot be read.
  */
 export async function looseRefHint(repoPath: string, ref: string): Promise<string | null> {
-  if (!ref.startsWith('refs/') || !isValidRefName(ref)) return null;
+  if (!isValidRefName(ref)) return null; // also: under refs/, no '..', so the path stays in the repository
   try {
     const text = (await readFile(join(repoPath, ref), 'utf8')).trim();
     return isValidSha(text) ? text : null;

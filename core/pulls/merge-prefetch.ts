@@ -86,14 +86,15 @@ type MergeAhead = Pick<MergeRequest, 'style' | 'title' | 'message'>;
 async function writeCommitAhead(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeAhead, date: string): Promise<string | null> {
   const style = op.style || 'merge';
   const { pull } = ctx;
+  if (style !== 'merge' && style !== 'squash') return null;
   // A move the stored check has not seen (a push to the head; a base move that a push or a merge
   // announced, or that the base's loose reference shows) would make this commit one nobody uses:
   // not worth a git process beside the merge's.
   if (pull.recheck_requested_unix !== null || pull.head_commit_id !== pull.checked_head) return null;
+  const checked = storedMergeability(ctx, { baseSha: pull.checked_base, baseTree: null, pullRefSha: null, branchSha: pull.checked_head });
+  if (checked?.status !== 'mergeable') return null;
   const baseHint = await looseRefHint(ctx.basePath, branchRef(pull.base_branch));
   if (baseHint !== null && baseHint !== pull.checked_base) return null;
-  const checked = storedMergeability(ctx, { baseSha: pull.checked_base, baseTree: null, pullRefSha: null, branchSha: pull.checked_head });
-  if ((style !== 'merge' && style !== 'squash') || checked?.status !== 'mergeable') return null;
   const commit = knownMergeCommit(style, await planMergeCommit(deps.db, ctx, doer, op, style, checked, date));
   return commit && predictCommitName(commit) ? commitTree(ctx.basePath, commit) : null;
 }
