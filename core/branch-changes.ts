@@ -23,7 +23,7 @@ const RENAME_PROTECTED = 'Failed to rename branch due to branch protection rules
 
 export async function renameBranch(services: PushServices, ctx: RepoContext, doer: UserRow, from: string, to: string): Promise<void> {
   if (ctx.repo.is_empty) throw new NotFoundError('Git Repository is empty.');
-  if (!isValidBranchName(to)) throw new UnprocessableError(`invalid branch name: ${to}`);
+  if (!isValidBranchName(to)) throw new UnprocessableError('[Name]: GitRefName');
   const path = repoDiskPath(services.config, ctx.owner.name, ctx.repo.name);
   if (from === to || (await resolveRef(path, branchRef(to))) !== null) throw new UnprocessableError(RENAME_TARGET_EXISTS);
   const sha = isValidBranchName(from) ? await resolveRef(path, branchRef(from)) : null;
@@ -66,7 +66,7 @@ export async function updateBranch(services: PushServices, ctx: RepoContext, doe
   if (ctx.repo.is_empty) throw new NotFoundError('Git Repository is empty.');
   const path = repoDiskPath(services.config, ctx.owner.name, ctx.repo.name);
   const current = isValidBranchName(branch) ? await resolveRef(path, branchRef(branch)) : null;
-  if (!current) throw new NotFoundError(`branch does not exist [repo_id: ${ctx.repo.id} name: ${branch}]`);
+  if (!current) throw new NotFoundError();
   if (input.oldCommit) {
     const expected = await resolveRevision(path, input.oldCommit);
     if (!expected) throw new UnprocessableError(`invalid commit id: ${input.oldCommit}`);

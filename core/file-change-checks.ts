@@ -23,11 +23,23 @@ export interface PlannedChange {
 const READS_OLD: FileOperation[] = ['update', 'upload', 'delete', 'rename'];
 const WRITES_NEW: FileOperation[] = ['create', 'update', 'upload', 'rename'];
 
+/** The shortest leading part of `path` that is not in the tree (what git's lookup reports). */
+async function firstMissing(repoPath: string, base: string, path: string): Promise<string> {
+  const parts = path.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const sub = parts.slice(0, i).join('/');
+    const entry = await treeEntryAt(repoPath, base, sub);
+    if (!entry) return sub;
+    if (entry.type !== 'tree') return parts.slice(0, i + 1).join('/');
+  }
+  return path;
+}
+
 /** Checks one change against the base commit; records the entry it replaces. */
 export async function checkChange(repoPath: string, base: string, change: PlannedChange): Promise<void> {
   if (READS_OLD.includes(change.operation)) {
     const from = await treeEntryAt(repoPath, base, change.fromPath);
-    if (!from && change.operation !== 'upload') throw new NotFoundError(`object does not exist [id: , rel_path: ${change.fromPath}]`);
+    if (!from && change.operation !== 'upload') throw new NotFoundError(`object does not exist [id: , rel_path: ${await firstMissing(repoPath, base, change.fromPath)}]`);
     change.fromEntry = from;
     if (change.sha && change.sha !== (from?.sha ?? '')) {
       throw new UnprocessableError(`sha does not match [given: ${change.sha}, expected: ${from?.sha ?? ''}]`);

@@ -97,7 +97,8 @@ export async function changeRepoFiles(
   const path = repoDiskPath(services.config, ctx.owner.name, ctx.repo.name);
   const oldBranch = input.branch || ctx.repo.default_branch;
   const newBranch = input.newBranch || oldBranch;
-  for (const b of [oldBranch, newBranch]) if (!isValidBranchName(b)) throw new UnprocessableError(`invalid branch name: ${b}`);
+  if (!isValidBranchName(oldBranch)) throw new UnprocessableError('[BranchName]: GitRefName');
+  if (!isValidBranchName(newBranch)) throw new UnprocessableError('[NewBranchName]: GitRefName');
   const base = await resolveRef(path, branchRef(oldBranch));
   if (!base && !ctx.repo.is_empty) throw new NotFoundError(`branch does not exist [repo_id: ${ctx.repo.id} name: ${oldBranch}]`);
   const changes = input.files.map(plan);

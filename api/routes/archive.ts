@@ -10,7 +10,7 @@ import { cleanTreePath } from '../../core/tree-path.js';
 import { streamArchive, type ArchiveFormat } from '../../git/index.js';
 import { repoFromRequest } from '../repo-request.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
-import { goPathEscape } from '../serializers/contents.js';
+import { contentDisposition, USER_CONTENT_HEADERS } from '../serializers/contents.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const ArchiveParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'the git reference for download with attached archive format (e.g. master.zip)' }) });
@@ -71,8 +71,8 @@ export async function archiveRoutes(app: FastifyInstance): Promise<void> {
     const fileName = `${ctx.repo.name}-${parsed.ref.replaceAll('/', '-')}.${parsed.format}`;
     reply.header('link', `<${api}/archive/${commit}.${parsed.format}?rev=${commit}>; rel="immutable"`);
     reply.header('content-type', 'application/octet-stream');
-    reply.header('content-disposition', `attachment; filename*=UTF-8''${goPathEscape(fileName)}`);
-    reply.header('access-control-expose-headers', 'Content-Disposition');
+    reply.headers(USER_CONTENT_HEADERS);
+    reply.header('content-disposition', contentDisposition('attachment', fileName));
     return reply.serializer((x: unknown) => x as string).send(stream);
   });
 }

@@ -30,7 +30,13 @@ function decodeBase64(text: string): Buffer {
   const clean = text.replace(/[\r\n]/g, '');
   const bad = clean.search(/[^A-Za-z0-9+/=]/);
   const pad = clean.indexOf('=');
-  const invalidAt = bad !== -1 ? bad : pad !== -1 && !/^={1,2}$/.test(clean.slice(pad)) ? pad : clean.length % 4 !== 0 ? clean.length - (clean.length % 4) : -1;
+  let invalidAt = bad;
+  if (invalidAt === -1 && pad !== -1) {
+    const afterPad = clean.slice(pad).search(/[^=]/);
+    if (afterPad !== -1) invalidAt = pad + afterPad;
+    else if (clean.length - pad > 2) invalidAt = pad + 2;
+  }
+  if (invalidAt === -1 && clean.length % 4 !== 0) invalidAt = clean.length;
   if (invalidAt !== -1) throw new UnprocessableError(`illegal base64 data at input byte ${invalidAt}`);
   return Buffer.from(clean, 'base64');
 }

@@ -11,7 +11,7 @@ import { cleanTreePath } from '../../core/tree-path.js';
 import { lastCommitsOfEntries, readBlob, readCommit, streamBlob, treeEntryAt } from '../../git/index.js';
 import { repoFromRequest } from '../repo-request.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
-import { goPathEscape } from '../serializers/contents.js';
+import { contentDisposition, USER_CONTENT_HEADERS } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError };
 const FileParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'path of the file to get, it should be "{ref}/{filepath}". If there is no ref could be inferred, it will be treated as the default branch' }) });
@@ -57,9 +57,8 @@ export async function rawRoutes(app: FastifyInstance): Promise<void> {
     const sniff = head ?? await firstBytes(path, entry.sha);
     const isText = !sniff.includes(0);
     reply.header('content-type', isText ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('content-disposition', `${isText ? 'inline' : 'attachment'}; filename*=UTF-8''${goPathEscape(name)}`);
-    reply.header('access-control-expose-headers', 'Content-Disposition');
+    reply.headers(USER_CONTENT_HEADERS);
+    reply.header('content-disposition', contentDisposition(isText ? 'inline' : 'attachment', name));
     reply.header('content-length', String(entry.size));
     return reply.serializer((x: unknown) => x as string).send(head ?? streamBlob(path, entry.sha));
   }

@@ -141,7 +141,7 @@ export const ChangeFilesOptions = Type.Object({
     content: Type.Optional(Base64),
     sha: Type.Optional(Type.String({ maxLength: 64 })),
     from_path: Type.Optional(Type.String({ maxLength: 500 })),
-  }, { title: 'ChangeFileOperation' }), { minItems: 1, maxItems: 100 }),
+  }, { title: 'ChangeFileOperation' }), { maxItems: 100 }),
 }, { title: 'ChangeFilesOptions' });
 
 export const Tag = Type.Object({

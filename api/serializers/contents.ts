@@ -73,3 +73,15 @@ export function toFileCommitResponse(commit: CommitInfo, links: RepoLinks) {
 export function fileVerification(commit: CommitInfo) {
   return unverifiedCommit(commit.signature, 'gpg.error.not_signed_commit');
 }
+
+/** Gitea's Content-Disposition: a plain token name as is, anything else in RFC 5987 form. */
+export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
+  return /^[A-Za-z0-9!#$&+.^_`|~-]+$/.test(fileName) ? `${kind}; filename=${fileName}` : `${kind}; filename*=UTF-8''${goPathEscape(fileName)}`;
+}
+
+/** What every served user file carries, so a browser never runs it as a page (Gitea's headers). */
+export const USER_CONTENT_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'x-content-type-options': 'nosniff',
+  'access-control-expose-headers': 'Content-Disposition',
+};
