@@ -1,7 +1,7 @@
 // Source archives: GET .../archive/{ref}.zip or {ref}.tar.gz, streamed from `git archive` with
 // nothing written to disk (routers/api/v1/repo/download.go, services/repository/archiver).
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { resolveRevision } from '../../core/code-refs.js';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
@@ -43,13 +43,8 @@ function started(stream: Readable): Promise<Readable> {
 export async function archiveRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
 
-  app.get<{ Params: { owner: string; repo: string; '*': string }; Querystring: { path?: string | string[] } }>('/api/v1/repos/:owner/:repo/archive/*', {
-    schema: {
-      operationId: 'repoGetArchive', tags: ['repository'], summary: 'Get an archive of a repository',
-      params: ArchiveParams, querystring: ArchiveQuery, response: { 200: Type.String({ description: 'the archive’s bytes' }), ...errors },
-    },
-    config: { scope: 'repository' },
-  }, async (request, reply) => {
+  type Req = FastifyRequest<{ Params: { owner: string; repo: string; '*': string }; Querystring: { path?: string | string[] } }>;
+  async function serveArchive(request: Req, reply: FastifyReply) {
     const ctx = await repoFromRequest(request, request.params);
     const requested = request.params['*'];
     const parsed = splitArchiveName(requested);
@@ -74,5 +69,16 @@ export async function archiveRoutes(app: FastifyInstance): Promise<void> {
     reply.headers(USER_CONTENT_HEADERS);
     reply.header('content-disposition', contentDisposition('attachment', fileName));
     return reply.serializer((x: unknown) => x as string).send(stream);
-  });
+  }
+
+  // The API route, and the web address Gitea's Tag records link to (zipball_url, tarball_url).
+  for (const [url, hide] of [['/api/v1/repos/:owner/:repo/archive/*', false], ['/:owner/:repo/archive/*', true]] as const) {
+    app.get(url, {
+      schema: {
+        operationId: hide ? undefined : 'repoGetArchive', hide, tags: ['repository'], summary: 'Get an archive of a repository',
+        params: ArchiveParams, querystring: ArchiveQuery, response: { 200: Type.String({ description: 'the archive’s bytes' }), ...errors },
+      },
+      config: { scope: 'repository' },
+    }, serveArchive);
+  }
 }
