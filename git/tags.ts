@@ -107,6 +107,8 @@ export async function readTagObject(repoPath: string, sha: string): Promise<Anno
 export async function createTag(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<boolean> {
   const ref = `refs/tags/${name}`;
   assertValidRefName(ref);
+  // git tag refuses such names too; other tools would read them as options.
+  if (name.startsWith('-')) throw new TypeError(`invalid tag name: ${JSON.stringify(name)}`);
   if (!isValidSha(commit)) throw new TypeError(`invalid commit: ${commit}`);
   let target = commit;
   const message = opts.message ?? '';

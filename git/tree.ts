@@ -21,13 +21,16 @@ export interface TreeEntryInfo {
 // Paths given to git below are file names, never patterns.
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 
-/** A repository-relative path git can name: no NUL, no empty, '.' or '..' component, not absolute. */
+/**
+ * A repository-relative path git can name and a tree may hold: no NUL, not absolute, no empty,
+ * '.', '..' or '.git' component (git's update-index would store a `.git` entry that clones refuse).
+ */
 export function assertTreePath(path: string): void {
   if (typeof path !== 'string' || path.length === 0 || path.includes('\0') || path.startsWith('/')) {
     throw new TypeError(`invalid tree path: ${JSON.stringify(path)}`);
   }
   for (const part of path.split('/')) {
-    if (part === '' || part === '.' || part === '..') throw new TypeError(`invalid tree path: ${JSON.stringify(path)}`);
+    if (part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git') throw new TypeError(`invalid tree path: ${JSON.stringify(path)}`);
   }
 }
 
