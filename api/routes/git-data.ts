@@ -9,7 +9,7 @@ import { resolveTreeish, MAX_INLINE_BLOB_BYTES } from '../../core/code-read.js';
 import { listRefsWithTypes, listTree, readBlob, readTagObject, unverifiedCommit, readCommit, objectType, blobSize } from '../../git/index.js';
 import { setTotalCount } from '../paging.js';
 import { repoFromRequest } from '../repo-request.js';
-import { AnnotatedTag, GitBlobResponse, GitTreeResponse, Reference } from '../schemas/code.js';
+import { AnnotatedTag, GitBlobResponse, GitTreeResponse, GoBool, goBool, Reference } from '../schemas/code.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { pathSegments } from '../serializers/contents.js';
 
@@ -17,7 +17,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const ShaParams = Type.Object({ ...OwnerRepoParams.properties, sha: Type.String({ description: 'sha of the object' }) });
 const RefParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'part or full name of the ref' }) });
 const TreeQuery = Type.Object({
-  recursive: Type.Optional(Type.Boolean({ description: 'show all directories and files' })),
+  recursive: Type.Optional({ ...GoBool, description: 'show all directories and files' }),
   page: Type.Optional(Type.Integer({ description: "page number; the 'truncated' field in the response will be true if there are still more items after this page, false if the last page" })),
   per_page: Type.Optional(Type.Integer({ description: 'number of items per page' })),
 });
@@ -60,7 +60,7 @@ export async function gitDataRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request) => refsUnder(await repoFromRequest(request, request.params), request.params['*']));
 
-  app.get<{ Params: Params & { sha: string }; Querystring: { recursive?: boolean; page?: number; per_page?: number } }>('/api/v1/repos/:owner/:repo/git/trees/:sha', {
+  app.get<{ Params: Params & { sha: string }; Querystring: { recursive?: string; page?: number; per_page?: number } }>('/api/v1/repos/:owner/:repo/git/trees/:sha', {
     schema: {
       operationId: 'GetTree', tags: ['repository'], summary: 'Gets the tree of a repository.',
       params: ShaParams, querystring: TreeQuery, response: { 200: GitTreeResponse, ...errors },
@@ -73,7 +73,7 @@ export async function gitDataRoutes(app: FastifyInstance): Promise<void> {
     const path = diskPath(ctx);
     const found = ctx.repo.is_empty ? null : await resolveTreeish(path, sha);
     if (!found) throw new BadRequestError(`sha not found [${sha}]`);
-    const entries = await listTree(path, found.tree, { recursive: request.query.recursive ?? false });
+    const entries = await listTree(path, found.tree, { recursive: goBool(request.query.recursive, false) });
     let perPage = request.query.per_page ?? 0;
     if (perPage <= 0 || perPage > TREE_PAGE_SIZE) perPage = TREE_PAGE_SIZE;
     const page = Math.max(request.query.page ?? 1, 1);
