@@ -13,9 +13,12 @@ export interface TagDeps {
   config: { APP_DATA_PATH: string };
 }
 
-/** git's rules for a tag name (refs/tags/<name> must be a valid reference), plus no leading '-'. */
+/**
+ * git's rules for a tag name (refs/tags/<name> must be a valid reference, no leading '-', not
+ * HEAD), and not "@", which git reads as HEAD wherever a revision is expected.
+ */
 export function isValidTagName(name: string): boolean {
-  return name.length > 0 && !name.startsWith('-') && isValidRefName(`refs/tags/${name}`);
+  return name.length > 0 && !name.startsWith('-') && name !== 'HEAD' && name !== '@' && isValidRefName(`refs/tags/${name}`);
 }
 
 export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserRow, input: { name: string; message?: string; target?: string }): Promise<TagInfo> {
