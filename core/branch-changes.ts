@@ -1,7 +1,7 @@
 // Renaming a branch and moving a branch to another commit through the API (Gitea's RenameBranch and
 // UpdateBranch): the default branch, protection rules and open pull requests follow a rename; a
 // move is a push, judged by branch protection and followed by the pull requests.
-import { isForcePush, pushToBranch } from './branch-write.js';
+import { isForcePush, pushToBranch, refConflict } from './branch-write.js';
 import { canPushUnder, firstMatchingRule, isGlobRule, protectionRules, ruleMatches } from './branch-protection.js';
 import { ForbiddenError, NotFoundError, UnprocessableError, storageFailure } from './errors.js';
 import { atLeast, type RepoContext } from './permissions.js';
@@ -38,7 +38,7 @@ export async function renameBranch(services: PushServices, ctx: RepoContext, doe
   // A glob rule over the old name (and no rule of its own) keeps the branch where it is.
   if (!ownRule && rules.some((r) => isGlobRule(r.rule_name) && ruleMatches(r.rule_name, from))) throw new ForbiddenError(RENAME_PROTECTED);
 
-  const created = await updateRef(path, branchRef(to), sha, null, { reason: `renamed from ${from}` }).catch((err: Error) => { throw storageFailure(err) ?? err; });
+  const created = await updateRef(path, branchRef(to), sha, null, { reason: `renamed from ${from}` }).catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `branch ${to}`); });
   if (!created) throw new UnprocessableError(RENAME_TARGET_EXISTS);
   try {
     await services.db.transaction(async (trx) => {

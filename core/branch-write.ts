@@ -7,7 +7,7 @@ import { ConflictError, ForbiddenError, storageFailure } from './errors.js';
 import { afterPush, type PushServices } from './push.js';
 import { repoDiskPath } from './repositories.js';
 import type { UserRow } from '../db/users.js';
-import { branchRef, isAncestor, updateRef, zeroSha } from '../git/index.js';
+import { branchRef, GitError, isAncestor, updateRef, zeroSha } from '../git/index.js';
 
 export interface BranchMove {
   branch: string;
@@ -20,6 +20,17 @@ export interface BranchMove {
 
 interface Logger {
   warn(obj: object, msg: string): void;
+}
+
+/**
+ * What a refused reference write means to a client: git refuses `a/b` beside an existing `a` (and
+ * the reverse), a clash of names rather than a server fault. A push answers it as a rejected push
+ * (403 with git's words, as Gitea does); other writes as a conflict.
+ */
+export function refConflict(err: Error, what: string, asPush = false): Error {
+  if (!(err instanceof GitError) || !/cannot lock ref|exists; cannot create/.test(err.stderr)) return err;
+  if (asPush) return new ForbiddenError(err.stderr.trim().split('\n')[0]!.replace(/^(fatal|error): /, '').replace(/^update_ref failed for ref '[^']*': /, ''));
+  return new ConflictError(`cannot create ${what}: its name clashes with an existing reference`);
 }
 
 /** Whether moving from `oldSha` to `newSha` rewrites history. */
@@ -52,7 +63,7 @@ export async function pushToBranch(services: PushServices, ctx: RepoContext, doe
   if (why) throw new ForbiddenError(why);
   const path = repoDiskPath(services.config, ctx.owner.name, ctx.repo.name);
   const moved = await updateRef(path, branchRef(move.branch), move.newSha, move.oldSha, { reason: `api push by ${doer.name}` })
-    .catch((err: Error) => { throw storageFailure(err) ?? err; });
+    .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `branch ${move.branch}`, true); });
   if (!moved) throw new ConflictError('The branch has changed meanwhile; try again.');
   const result = await afterPush(services, ctx.repo, [{ ref: branchRef(move.branch), oldSha: move.oldSha ?? zeroSha(move.newSha), newSha: move.newSha }]);
   for (const problem of result.problems) log?.warn({ err: problem }, 'post-push step failed');

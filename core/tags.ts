@@ -1,6 +1,7 @@
 // Tags of a hosted repository: create (lightweight, or annotated when a message is given) at a
 // target commit, and delete. Names are compared without case for clashes, as Gitea's release table
 // compares them. Tag protection rules are not kept by this service.
+import { refConflict } from './branch-write.js';
 import { resolveRevision } from './code-refs.js';
 import { ConflictError, NotFoundError, UnprocessableError, storageFailure } from './errors.js';
 import type { RepoContext } from './permissions.js';
@@ -30,7 +31,7 @@ export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserR
   if (existing.some((t) => t.name.toLowerCase() === input.name.toLowerCase())) throw new ConflictError(`tag already exists [name: ${input.name}]`);
   if (!isValidTagName(input.name)) throw new UnprocessableError(`release tag name is not valid [tag_name: ${input.name}]`);
   const created = await createTag(path, input.name, commit, { message: input.message, tagger: { ...gitIdentity(doer), date: new Date() } })
-    .catch((err: Error) => { throw storageFailure(err) ?? err; });
+    .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `tag ${input.name}`); });
   if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
   const tag = (await listTags(path)).find((t) => t.name === input.name);
   if (!tag) throw new NotFoundError(`tag doesn't exist: ${input.name}`);

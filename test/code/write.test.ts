@@ -114,6 +114,12 @@ t.test('code writes', async (t) => {
     const noForce = await file('feat3.txt', 'dave', { content: b64('f'), new_branch: 'feat/one', force_push: true });
     t.same([noForce.statusCode, noForce.json().message], [403, 'branch feat/one is protected from force push']);
     await api({ method: 'DELETE', url: '/api/v1/repos/alice/widget/branch_protections/feat/*', as: 'alice' });
+    // Names git cannot hold beside existing ones: refused as Gitea's push is, never a 500.
+    const clash = await file('c.txt', 'dave', { content: b64('c'), new_branch: 'feat/one/deeper' });
+    t.same([clash.statusCode, clash.json().message], [403, "cannot lock ref 'refs/heads/feat/one/deeper': 'refs/heads/feat/one' exists; cannot create 'refs/heads/feat/one/deeper'"]);
+    t.equal((await api({ method: 'PATCH', url: '/api/v1/repos/alice/widget/branches/feat/one', as: 'dave', body: { name: 'main/sub' } })).statusCode, 409);
+    t.equal((await api({ method: 'POST', url: '/api/v1/repos/alice/widget/tags', as: 'dave', body: { tag_name: 'rel' } })).statusCode, 201);
+    t.equal((await api({ method: 'POST', url: '/api/v1/repos/alice/widget/tags', as: 'dave', body: { tag_name: 'rel/1' } })).statusCode, 409);
   });
 
   await t.test('an empty repository gets its first commit and default branch', async (t) => {
