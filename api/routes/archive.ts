@@ -10,7 +10,7 @@ import { cleanTreePath } from '../../core/tree-path.js';
 import { streamArchive, type ArchiveFormat } from '../../git/index.js';
 import { repoFromRequest } from '../repo-request.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
-import { contentDisposition, USER_CONTENT_HEADERS } from '../serializers/contents.js';
+import { contentDisposition, repoLinks, USER_CONTENT_HEADERS } from '../serializers/contents.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const ArchiveParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'the git reference for download with attached archive format (e.g. master.zip)' }) });
@@ -62,7 +62,7 @@ export async function archiveRoutes(app: FastifyInstance): Promise<void> {
       if (rawPaths.length > 0) throw new BadRequestError("path doesn't exist or is invalid");
       throw err;
     }
-    const api = `${config.APP_URL}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`;
+    const { api } = repoLinks(config.APP_URL, ctx);
     const fileName = `${ctx.repo.name}-${parsed.ref.replaceAll('/', '-')}.${parsed.format}`;
     reply.header('link', `<${api}/archive/${commit}.${parsed.format}?rev=${commit}>; rel="immutable"`);
     reply.header('content-type', 'application/octet-stream');

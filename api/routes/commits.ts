@@ -15,6 +15,7 @@ import { doerOf, repoFromRequest } from '../repo-request.js';
 import { Commit, CommitQuery, goBool } from '../schemas/code.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { toApiCommits, type CommitParts } from '../serializers/commit.js';
+import { repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError };
 const ShaParams = Type.Object({ ...OwnerRepoParams.properties, sha: Type.String({ description: 'a git ref or commit sha' }) });
@@ -45,7 +46,7 @@ export async function commitRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const appUrl = config.APP_URL;
   const diskPath = (ctx: RepoContext) => repoDiskPath(config, ctx.owner.name, ctx.repo.name);
-  const links = (ctx: RepoContext) => ({ api: `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`, html: `${appUrl}${ctx.owner.name}/${ctx.repo.name}` });
+  const links = (ctx: RepoContext) => repoLinks(appUrl, ctx);
 
   app.get<{ Params: { owner: string; repo: string }; Querystring: ListQuery }>('/api/v1/repos/:owner/:repo/commits', {
     schema: {

@@ -15,7 +15,7 @@ import {
   ChangeFilesOptions, ContentsResponse, CreateFileOptions, DeleteFileOptions, FileDeleteResponse, FileResponse, FilesResponse, UpdateFileOptions,
 } from '../schemas/code.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
-import { fileVerification, toContentsResponse, toFileCommitResponse, type RepoLinks } from '../serializers/contents.js';
+import { fileVerification, repoLinks, toContentsResponse, toFileCommitResponse, type RepoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
 const FileParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'path of the file (or directory)' }) });
@@ -55,7 +55,7 @@ function commonOptions(body: FileOpts): Omit<ChangeFilesInput, 'files'> {
 export async function contentRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const diskPath = (ctx: RepoContext) => repoDiskPath(config, ctx.owner.name, ctx.repo.name);
-  const linksOf = (ctx: RepoContext): RepoLinks => ({ api: `${config.APP_URL}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`, html: `${config.APP_URL}${ctx.owner.name}/${ctx.repo.name}` });
+  const linksOf = (ctx: RepoContext): RepoLinks => repoLinks(config.APP_URL, ctx);
   const services = { db, config, pullWorkflows: app.services.pullWorkflows };
 
   async function readContents(request: FastifyRequest<{ Params: Params; Querystring: { ref?: string } }>, rawPath: string) {

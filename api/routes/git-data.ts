@@ -11,7 +11,7 @@ import { setTotalCount } from '../paging.js';
 import { repoFromRequest } from '../repo-request.js';
 import { AnnotatedTag, GitBlobResponse, GitTreeResponse, GoBool, goBool, Reference } from '../schemas/code.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
-import { pathSegments } from '../serializers/contents.js';
+import { pathSegments, repoLinks } from '../serializers/contents.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const ShaParams = Type.Object({ ...OwnerRepoParams.properties, sha: Type.String({ description: 'sha of the object' }) });
@@ -30,7 +30,7 @@ type Params = { owner: string; repo: string };
 export async function gitDataRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
   const diskPath = (ctx: RepoContext) => repoDiskPath(config, ctx.owner.name, ctx.repo.name);
-  const apiUrl = (ctx: RepoContext) => `${config.APP_URL}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`;
+  const apiUrl = (ctx: RepoContext) => repoLinks(config.APP_URL, ctx).api;
 
   async function refsUnder(ctx: RepoContext, filter: string) {
     const prefix = filter === '' ? '' : `refs/${filter}`;

@@ -16,7 +16,7 @@ import { pullRepoFromRequest } from './pulls.js';
 import { ApiError } from '../schemas/issue.js';
 import { ChangedFile, Commit, GoBool, goBool, PullParams } from '../schemas/pull.js';
 import { toApiCommits } from '../serializers/commit.js';
-import { pathSegments } from '../serializers/contents.js';
+import { pathSegments, repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError };
 const DiffParams = Type.Object({ ...PullParams.properties });
@@ -82,7 +82,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     const withVerification = goBool(request.query.verification, true);
     const withFiles = goBool(request.query.files, true);
     const { total, commits } = await pullCommitPage(path, await pullRange(path, pull), paging);
-    const links = { api: `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`, html: `${appUrl}${ctx.owner.name}/${ctx.repo.name}` };
+    const links = repoLinks(appUrl, ctx);
     const out = await toApiCommits(db, path, links, commits, { stat: true, files: withFiles, verification: withVerification }, doerOf(request), appUrl);
     setPageCountHeaders(request, reply, total, paging, appUrl);
     return out;

@@ -12,6 +12,7 @@ import { repoForChange, repoFromRequest } from '../repo-request.js';
 import { CreateTagOption, Tag } from '../schemas/code.js';
 import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { toApiTag } from '../serializers/tag.js';
+import { repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
 const TagParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'name of the tag' }) });
@@ -20,7 +21,7 @@ type Params = { owner: string; repo: string };
 export async function tagRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
   const diskPath = (ctx: RepoContext) => repoDiskPath(config, ctx.owner.name, ctx.repo.name);
-  const linksOf = (ctx: RepoContext) => ({ api: `${config.APP_URL}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`, html: `${config.APP_URL}${ctx.owner.name}/${ctx.repo.name}` });
+  const linksOf = (ctx: RepoContext) => repoLinks(config.APP_URL, ctx);
 
   app.get<{ Params: Params; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/tags', {
     schema: {

@@ -21,6 +21,11 @@ export interface RepoLinks {
   html: string;
 }
 
+/** A repository's API and web addresses, the bases of every link in the code routes' answers. */
+export function repoLinks(appUrl: string, ctx: { owner: { name: string }; repo: { name: string } }): RepoLinks {
+  return { api: `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`, html: `${appUrl}${ctx.owner.name}/${ctx.repo.name}` };
+}
+
 /** Gitea's RefWebLinkPath: "branch/<name>", "tag/<name>" or "commit/<sha>". */
 function refWebLinkPath(ref: RefCommit): string {
   return `${ref.kind}/${ref.kind === 'commit' ? ref.commit : pathSegments(ref.name)}`;
