@@ -10,6 +10,12 @@ import { repoRoutes } from './repos.js';
 import { forkRoutes } from './forks.js';
 import { branchRoutes } from './branches.js';
 import { branchProtectionRoutes } from './branch-protections.js';
+import { commitRoutes } from './commits.js';
+import { gitDataRoutes } from './git-data.js';
+import { contentRoutes } from './contents.js';
+import { rawRoutes } from './raw.js';
+import { archiveRoutes } from './archive.js';
+import { tagRoutes } from './tags.js';
 import { collaboratorRoutes } from './collaborators.js';
 import { gitHttpRoutes } from './git-http.js';
 import { pullRoutes } from './pulls.js';
@@ -31,6 +37,7 @@ export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   markupRoutes,
   userRoutes, tokenRoutes, orgRoutes, blockRoutes, twoFactorRoutes,
   repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
+  commitRoutes, gitDataRoutes, contentRoutes, rawRoutes, archiveRoutes, tagRoutes,
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
   labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, timelineRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
   oauth2AppRoutes, webRoutes,

@@ -14,6 +14,7 @@ import { publicOnly, repoForChange, repoFromRequest } from '../repo-request.js';
 
 type CreateBody = {
   name: string; description?: string; private?: boolean; auto_init?: boolean; template?: boolean; default_branch?: string;
+  readme?: string; gitignores?: string; license?: string; issue_labels?: string;
 };
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
@@ -36,6 +37,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
     const repo = await createRepository(deps, {
       owner, doer, name: body.name, description: body.description, private: body.private,
       autoInit: body.auto_init, template: body.template, defaultBranch: body.default_branch,
+      readme: body.readme, gitignores: body.gitignores, license: body.license, issueLabels: body.issue_labels,
     });
     return loadApiRepo(deps, repo, doer, config.APP_URL, { owner });
   }
