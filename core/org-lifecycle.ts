@@ -2,7 +2,7 @@
 // services/org/org.go): edits are checked before they are written; an organization that still
 // owns repositories is not deleted.
 import type { Knex } from 'knex';
-import { UnprocessableError } from './errors.js';
+import { ForbiddenError, UnprocessableError } from './errors.js';
 import { isValidEmail } from './auth/usernames.js';
 import { isSqlite } from '../db/connection.js';
 import { reposStore } from '../db/repos.js';
@@ -49,4 +49,12 @@ export async function deleteOrganizationRows(db: Knex, org: UserRow): Promise<vo
     await trx('users').where({ id: org.id }).delete();
   });
   markAccountsChanged();
+}
+
+/**
+ * Gitea's CanCreateOrganization: site admins always, others while the admin allows it. The
+ * refusal is 403 (Gitea sends an empty message on POST /orgs and a 500 on the admin route).
+ */
+export function assertMayCreateOrganization(user: UserRow): void {
+  if (!user.is_admin && !user.allow_create_organization) throw new ForbiddenError('user is not allowed to create organizations');
 }

@@ -4,14 +4,12 @@
 import type { Knex } from 'knex';
 import { ForbiddenError, MethodNotAllowedError, NotFoundError, UnprocessableError } from './errors.js';
 import { atLeast, repoAccessMode, type RepoContext } from './permissions.js';
-import { teamUnitsFor } from './teams.js';
+import { teamNameProblem, teamUnitsFor } from './teams.js';
 import { orgMembersStore } from '../db/org-members.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
 import { teamReposStore } from '../db/team-repos.js';
 import { teamsStore, type TeamRow } from '../db/teams.js';
 import { USER_TYPE, usersStore, type UserRow } from '../db/users.js';
-
-const TEAM_NAME = /^[\w.-]+$/;
 
 export interface TeamEdit {
   name?: string | undefined;
@@ -34,7 +32,8 @@ function teamLevel(value: string): 'read' | 'write' | 'admin' | 'none' {
  * together with a permission; units change only when given, and admin teams get every unit.
  */
 export async function editTeam(db: Knex, team: TeamRow, edit: TeamEdit): Promise<TeamRow> {
-  if (edit.name && !TEAM_NAME.test(edit.name)) throw new UnprocessableError('[name]: AlphaDashDot');
+  const problem = edit.name ? teamNameProblem(edit.name) : null;
+  if (problem) throw new UnprocessableError(problem);
   const next: TeamRow = { ...team, units: { ...team.units } };
   const isOwners = team.permission === 'owner';
   if (edit.can_create_org_repo !== undefined) next.can_create_org_repo = isOwners || edit.can_create_org_repo;
@@ -50,16 +49,16 @@ export async function editTeam(db: Knex, team: TeamRow, edit: TeamEdit): Promise
     next.units = admin.units;
     if (!isOwners) next.permission = 'admin';
   } else if (edit.units_map && Object.keys(edit.units_map).length > 0) {
-    Object.assign(next, teamUnitsFor({ name: next.name, permission: 'write', unitsMap: edit.units_map }));
+    Object.assign(next, teamUnitsFor({ name: next.name, unitsMap: edit.units_map }));
   } else if (edit.units && edit.units.length > 0) {
-    const level = requested === 'read' || requested === 'write' ? requested : 'read';
-    Object.assign(next, teamUnitsFor({ name: next.name, permission: level, units: edit.units }));
+    Object.assign(next, teamUnitsFor({ name: next.name, permission: requested ?? '', units: edit.units }));
   } else if (requested !== undefined && team.permission === 'admin') {
     // Leaving admin without new units: every unit at the new level.
     Object.assign(next, teamUnitsFor({ name: next.name, permission: requested === 'none' ? 'read' : requested }));
   }
   const teams = teamsStore(db);
   if (await teams.nameTakenByOther(team.org_id, next.name, team.id)) {
+    // Gitea answers this with a 500; the text is its own.
     throw new UnprocessableError(`team already exists [org_id: ${team.org_id}, name: ${next.name.toLowerCase()}]`);
   }
   await teams.update(next);

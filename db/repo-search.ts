@@ -111,3 +111,8 @@ export async function searchRepositories(db: Knex, s: RepoSearch, page: { limit:
   const owners = await usersStore(db).byIds(repos.map((r) => r.owner_id));
   return { found: repos.flatMap((repo) => (owners.has(repo.owner_id) ? [{ repo, owner: owners.get(repo.owner_id)! }] : [])), total: Number(count?.n ?? 0) };
 }
+
+/** The ids of the repositories the search finds, as a query to nest in another one. */
+export function repositoryIdsQuery(db: Knex, s: Omit<RepoSearch, 'order'>): Knex.QueryBuilder {
+  return conditions(db, { ...s, order: [] }).select('r.id');
+}

@@ -94,7 +94,8 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
       permission: b.permission, units: b.units, unitsMap: b.units_map, canCreateOrgRepo: b.can_create_org_repo,
     });
     reply.code(201);
-    return toApiTeam(team, null);
+    // Gitea 1.26 answers a new team with its organization.
+    return toApiTeam(team, toApiOrganization(org, appUrl));
   });
 
   app.get<{ Params: Static<typeof OrgParams>; Querystring: PagingQs }>('/api/v1/orgs/:org/teams', {
