@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { BadRequestError, UnprocessableError } from './errors.js';
 import { hashPassword, MAX_PASSWORD_LENGTH } from './auth/passwords.js';
-import { isValidEmail } from './auth/usernames.js';
+import { emailProblem, isValidWebsite, isVisibility } from './account-fields.js';
 import { MIN_PASSWORD_LENGTH } from './accounts.js';
 import { deleteOrganizationRows } from './org-lifecycle.js';
 import { removeOrgMember } from './org-members.js';
@@ -32,7 +32,7 @@ export interface AdminUserEdit {
   prohibit_login?: boolean | undefined;
   allow_create_organization?: boolean | undefined;
   restricted?: boolean | undefined;
-  visibility?: 'public' | 'limited' | 'private' | '' | undefined;
+  visibility?: string | undefined;
 }
 
 async function isLastAdmin(db: Knex, user: UserRow): Promise<boolean> {
@@ -48,16 +48,21 @@ export function assertLocalSource(sourceId: number | undefined): void {
 
 /** PATCH /admin/users/{username}. Returns the user as stored afterwards. */
 export async function editUserByAdmin(db: Knex, user: UserRow, edit: AdminUserEdit): Promise<UserRow> {
+  // Gitea's binding checks come first, then its handler's, in its order.
+  if (!edit.login_name) throw new UnprocessableError('[LoginName]: Required');
+  if (edit.website !== undefined && !isValidWebsite(edit.website)) throw new UnprocessableError('[Website]: Url');
+  if (edit.visibility !== undefined && !isVisibility(edit.visibility)) throw new UnprocessableError('[Visibility]: In');
   assertLocalSource(edit.source_id);
   const fields: Partial<Omit<UserRow, 'id'>> = {};
-  if (edit.login_name !== undefined) fields.login_name = edit.login_name;
+  fields.login_name = edit.login_name;
   if (edit.password) {
     if (edit.password.length < MIN_PASSWORD_LENGTH) throw new BadRequestError(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
     if (edit.password.length > MAX_PASSWORD_LENGTH) throw new BadRequestError('PasswordComplexity');
   }
   if (edit.email !== undefined && edit.email.toLowerCase() !== user.email.toLowerCase()) {
     if (user.type !== USER_TYPE.user) throw new UnprocessableError(`user ${user.name} is an organization`);
-    if (!isValidEmail(edit.email)) throw new BadRequestError(`e-mail invalid [email: ${edit.email}]`);
+    const problem = emailProblem(edit.email);
+    if (problem) throw new BadRequestError(problem);
     if (await usersStore(db).emailTaken(edit.email)) throw new BadRequestError(`e-mail already in use [email: ${edit.email}]`);
     fields.email = edit.email;
     fields.lower_email = edit.email.toLowerCase();
@@ -72,7 +77,7 @@ export async function editUserByAdmin(db: Knex, user: UserRow, edit: AdminUserEd
   }
   for (const key of ['full_name', 'website', 'location', 'description'] as const) if (edit[key] !== undefined) fields[key] = edit[key];
   if (edit.max_repo_creation !== undefined) fields.max_repo_creation = edit.max_repo_creation;
-  if (edit.visibility) fields.visibility = edit.visibility;
+  if (edit.visibility) fields.visibility = edit.visibility as UserRow['visibility'];
   if (edit.password) fields.passwd_hash = await hashPassword(edit.password);
   try {
     // Stamps updated_unix and drops cached token resolutions, so a deactivation takes effect at once.

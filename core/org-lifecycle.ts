@@ -2,8 +2,8 @@
 // services/org/org.go): edits are checked before they are written; an organization that still
 // owns repositories is not deleted.
 import type { Knex } from 'knex';
-import { ForbiddenError, UnprocessableError } from './errors.js';
-import { isValidEmail } from './auth/usernames.js';
+import { UnprocessableError } from './errors.js';
+import { emailProblem, isValidWebsite } from './account-fields.js';
 import { isSqlite } from '../db/connection.js';
 import { reposStore } from '../db/repos.js';
 import { teamsStore } from '../db/teams.js';
@@ -21,7 +21,9 @@ export interface OrgEdit {
 
 /** PATCH /orgs/{org}: only the fields given change; an empty visibility keeps the current one. */
 export async function editOrganization(db: Knex, org: UserRow, edit: OrgEdit): Promise<UserRow> {
-  if (edit.email !== undefined && edit.email !== '' && !isValidEmail(edit.email)) throw new UnprocessableError(`e-mail invalid [email: ${edit.email}]`);
+  if (edit.website !== undefined && !isValidWebsite(edit.website)) throw new UnprocessableError('[Website]: Url');
+  const problem = edit.email ? emailProblem(edit.email) : null;
+  if (problem) throw new UnprocessableError(problem);
   const fields: Partial<Omit<UserRow, 'id'>> = {};
   for (const key of ['full_name', 'description', 'website', 'location'] as const) if (edit[key] !== undefined) fields[key] = edit[key];
   if (edit.email !== undefined) {
@@ -49,12 +51,4 @@ export async function deleteOrganizationRows(db: Knex, org: UserRow): Promise<vo
     await trx('users').where({ id: org.id }).delete();
   });
   markAccountsChanged();
-}
-
-/**
- * Gitea's CanCreateOrganization: site admins always, others while the admin allows it. The
- * refusal is 403 (Gitea sends an empty message on POST /orgs and a 500 on the admin route).
- */
-export function assertMayCreateOrganization(user: UserRow): void {
-  if (!user.is_admin && !user.allow_create_organization) throw new ForbiddenError('user is not allowed to create organizations');
 }

@@ -3,6 +3,7 @@
 // users.ts. Every route is for site administrators only (401 anonymous, 403 others).
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
+import { assertMayCreateOrganization } from '../../core/account-limits.js';
 import { deleteUserByAdmin, editUserByAdmin } from '../../core/admin-users.js';
 import { searchAccounts } from '../../db/account-search.js';
 import { accountOrder, adminUserFilters } from '../../core/account-search.js';
@@ -121,6 +122,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     requireSiteAdmin(request);
     const owner = await userByName(request.params.username);
     if (owner.type !== USER_TYPE.user) throw new UnprocessableError(`${owner.name} is an organization, not a user`);
+    assertMayCreateOrganization(owner);
     const b = request.body;
     const org = await createOrganization(db, owner, {
       username: b.username, fullName: b.full_name, description: b.description, website: b.website, location: b.location, visibility: b.visibility,

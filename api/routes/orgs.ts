@@ -2,6 +2,7 @@
 // create and list its teams, get a team, list and change its members.
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
+import { assertMayCreateOrganization } from '../../core/account-limits.js';
 import { NotFoundError } from '../../core/errors.js';
 import {
   assertPublicForToken,
@@ -48,6 +49,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const doer = requireSignedIn(request);
+    assertMayCreateOrganization(doer);
     const b = request.body;
     const org = await createOrganization(db, doer, {
       username: b.username, fullName: b.full_name, email: b.email, description: b.description,

@@ -10,7 +10,7 @@ function pointer<T extends 'boolean' | 'string' | 'integer'>(type: T, extra: Rec
 
 export const EditUserOption = Type.Object({
   source_id: Type.Optional(Type.Integer({ description: 'only 0 (local accounts) exists here' })),
-  login_name: Type.Optional(Type.String({ maxLength: 255, description: 'the name the account signs in with at its login source' })),
+  login_name: Type.Optional(Type.String({ maxLength: 255, description: 'required, as in Gitea: the name the account signs in with at its login source' })),
   email: pointer('string', { maxLength: 254 }),
   full_name: pointer('string', { maxLength: 100 }),
   password: Type.Optional(Type.String({ maxLength: 255 })),
@@ -26,7 +26,7 @@ export const EditUserOption = Type.Object({
   prohibit_login: pointer('boolean'),
   allow_create_organization: pointer('boolean'),
   restricted: pointer('boolean'),
-  visibility: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('public'), Type.Literal('limited'), Type.Literal('private')])),
+  visibility: Type.Optional(Type.String({ maxLength: 64, description: 'public, limited or private' })),
 }, { title: 'EditUserOption' });
 
 export const AdminSearchUsersQuery = Type.Object({
