@@ -103,7 +103,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
       includeDescription: q.include_desc === undefined || q.include_desc === '' || parseFormBool(q.include_desc),
     }, paging);
     setPagingHeaders(request, reply, total, paging, appUrl);
-    return { ok: true, data: teams.map((t) => toApiTeam(t, null)) };
+    return { data: teams.map((t) => toApiTeam(t, null)), ok: true };
   });
 
   app.get<{ Querystring: { page?: number; limit?: number } }>('/api/v1/user/teams', {

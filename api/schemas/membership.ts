@@ -39,8 +39,8 @@ export const TeamSearchQuery = Type.Object({
   ...PagingQuery,
 });
 
-/** Gitea answers team search with this envelope, not a bare list. */
-export const TeamSearchResults = Type.Object({ ok: Type.Boolean(), data: Type.Array(Team) }, { title: 'TeamSearchResults' });
+/** Gitea answers team search with this envelope (a Go map, so its keys sorted), not a bare list. */
+export const TeamSearchResults = Type.Object({ data: Type.Array(Team), ok: Type.Boolean() }, { title: 'TeamSearchResults' });
 
 export const OrgUsernameParams = Type.Object({
   org: Type.String({ description: 'name of the organization' }),
