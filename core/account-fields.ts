@@ -5,6 +5,14 @@ import { isValidEmail } from './auth/usernames.js';
 // The characters Gitea lets an address have: anything else is "unsupported", not "invalid".
 const EMAIL_CHARACTERS = /^[a-zA-Z0-9.!#$%&'*+,\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
+// The binding's own e-mail rule (unanchored, as it is there): an address that does not even look
+// like one is refused by the binding ("[Email]: Email") before the account rules see it.
+const EMAIL_SHAPE = /[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@(?:\w(?:[\w-]*\w)?\.)+[a-zA-Z0-9](?:[\w-]*\w)?/;
+
+export function looksLikeEmail(value: string): boolean {
+  return EMAIL_SHAPE.test(value);
+}
+
 /** Why Gitea refuses the address, in its words, or null. */
 export function emailProblem(email: string): string | null {
   if (email === '') return `e-mail invalid [email: ${email}]`;

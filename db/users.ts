@@ -52,7 +52,7 @@ export function toUserRow(raw: Record<string, unknown> | undefined): UserRow | u
 }
 
 export type NewUser = Pick<UserRow, 'name' | 'email' | 'passwd_hash'> & Partial<Pick<UserRow,
-  'full_name' | 'type' | 'visibility' | 'is_admin' | 'must_change_password' | 'restricted' | 'description' | 'website' | 'location' | 'created_unix'>>;
+  'full_name' | 'type' | 'visibility' | 'is_admin' | 'must_change_password' | 'restricted' | 'description' | 'website' | 'location' | 'created_unix' | 'login_name'>>;
 
 /**
  * Bumped by every account update in this process, so caches of account state (resolved tokens)

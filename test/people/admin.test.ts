@@ -128,6 +128,14 @@ t.test('site administration of accounts', async (t) => {
     t.pass('a site admin creating for them is not limited');
   });
 
+  await t.test('creating a user keeps the login name', async (t) => {
+    const made = await w.must(201, { method: 'POST', url: '/api/v1/admin/users', as: 'root', body: { username: 'frank', email: 'frank@example.com', password: 'long enough password', login_name: 'ext-frank', must_change_password: false } });
+    t.equal(made.json().login_name, 'ext-frank', 'shown to the admin');
+    t.equal((await w.must(200, { url: '/api/v1/users/frank', as: 'alice' })).json().login_name, '', 'not to others');
+    t.equal((await w.must(422, { method: 'POST', url: '/api/v1/admin/users', as: 'root', body: { username: 'gina', email: 'nope', password: 'long enough password' } })).json().message, '[Email]: Email');
+    await w.must(204, { method: 'DELETE', url: '/api/v1/admin/users/frank', as: 'root' });
+  });
+
   await t.test('organizations', async (t) => {
     const made = await w.must(201, { method: 'POST', url: '/api/v1/admin/users/bob/orgs', as: 'root', body: { username: 'bobcorp', full_name: 'Bob Corp', email: 'x@y.z', visibility: 'private', repo_admin_change_team_access: true } });
     t.match(made.json(), { name: 'bobcorp', full_name: 'Bob Corp', email: '', visibility: 'private', repo_admin_change_team_access: false }, 'as in Gitea, e-mail and team-access flag are not taken');
