@@ -1,6 +1,7 @@
 // Gitea's account search rules (routers/api/v1/admin/user.go SearchUsers, user/user.go Search,
 // org/org.go GetAll): order names, the admin filters, and who finds whom.
 import { UnprocessableError } from './errors.js';
+import { searchOrder } from './search-order.js';
 import type { AccountOrder, AccountSearch } from '../db/account-search.js';
 
 const BY_NAME: AccountOrder = [{ column: 'u.lower_name', order: 'asc' }];
@@ -12,12 +13,7 @@ const ORDERS: Record<string, Record<string, AccountOrder>> = {
 
 /** The admin list's `sort` and `order` (Gitea's AdminUserOrderByMap); by name when not given. */
 export function accountOrder(sort: string | undefined, order: string | undefined): AccountOrder {
-  if (!sort) return BY_NAME;
-  const byOrder = ORDERS[order || 'asc'];
-  if (!byOrder) throw new UnprocessableError(`Invalid sort order: "${order}"`);
-  const found = Object.hasOwn(byOrder, sort) ? byOrder[sort] : undefined;
-  if (!found) throw new UnprocessableError(`Invalid sort mode: "${sort}"`);
-  return found;
+  return searchOrder(ORDERS, sort, order, BY_NAME);
 }
 
 /** The admin list's filters as read from the query (booleans: given and parsed, or undefined). */

@@ -3,6 +3,7 @@
 // listings (the signed-in user's, a user's, an organization's).
 import type { Knex } from 'knex';
 import { UnprocessableError } from './errors.js';
+import { searchOrder } from './search-order.js';
 import { searchRepositories, type FoundRepo, type RepoOrder, type RepoSearch } from '../db/repo-search.js';
 import type { UserRow } from '../db/users.js';
 
@@ -31,12 +32,7 @@ export const BY_NAME: RepoOrder = [{ column: 'r.lower_name', order: 'asc' }];
 
 /** `sort` and `order` as Gitea reads them: an unknown one is 422 with its message. */
 export function repoOrder(sort: string | undefined, order: string | undefined): RepoOrder {
-  if (!sort) return BY_NAME;
-  const byOrder = ORDERS[order || 'asc'];
-  if (!byOrder) throw new UnprocessableError(`Invalid sort order: "${order}"`);
-  const found = Object.hasOwn(byOrder, sort) ? byOrder[sort] : undefined;
-  if (!found) throw new UnprocessableError(`Invalid sort mode: "${sort}"`);
-  return found;
+  return searchOrder(ORDERS, sort, order, BY_NAME);
 }
 
 /** `mode`: source, fork, mirror, collaborative or empty; anything else is 422. */
