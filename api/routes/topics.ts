@@ -52,33 +52,21 @@ export async function topicRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.put<{ Params: Static<typeof RepoTopicParams> }>('/api/v1/repos/:owner/:repo/topics/:topic', {
-    config: { scope: 'repository' },
-    schema: {
-      operationId: 'repoAddTopic', tags: ['repository'], summary: 'Add a topic to a repository',
-      description: 'Repository admins. Adding a topic the repository has is fine; a repository with 25 topics refuses any (422).',
-      params: RepoTopicParams,
-      response: { 204: NoContent, 422: TopicRefusal, ...errors },
-    },
-  }, async (request, reply) => {
-    const ctx = await repoForChange(request, request.params, 'admin', { allowArchived: true, message: ADMIN_NEEDED });
-    await addTopic(db, ctx.repo.id, request.params.topic);
-    return reply.code(204).send();
-  });
-
-  app.delete<{ Params: Static<typeof RepoTopicParams> }>('/api/v1/repos/:owner/:repo/topics/:topic', {
-    config: { scope: 'repository' },
-    schema: {
-      operationId: 'repoDeleteTopic', tags: ['repository'], summary: 'Delete a topic from a repository',
-      description: 'Repository admins. 404 when the repository does not have the topic; an invalid name is 422.',
-      params: RepoTopicParams,
-      response: { 204: NoContent, 422: TopicRefusal, ...errors },
-    },
-  }, async (request, reply) => {
-    const ctx = await repoForChange(request, request.params, 'admin', { allowArchived: true, message: ADMIN_NEEDED });
-    await removeTopic(db, ctx.repo.id, request.params.topic);
-    return reply.code(204).send();
-  });
+  for (const [method, operationId, summary, description, change] of [
+    ['PUT', 'repoAddTopic', 'Add a topic to a repository', 'Repository admins. Adding a topic the repository has is fine; a repository with 25 topics refuses any (422).', addTopic],
+    ['DELETE', 'repoDeleteTopic', 'Delete a topic from a repository', 'Repository admins. 404 when the repository does not have the topic; an invalid name is 422.', removeTopic],
+  ] as const) {
+    app.route<{ Params: Static<typeof RepoTopicParams> }>({
+      method, url: '/api/v1/repos/:owner/:repo/topics/:topic',
+      config: { scope: 'repository' },
+      schema: { operationId, tags: ['repository'], summary, description, params: RepoTopicParams, response: { 204: NoContent, 422: TopicRefusal, ...errors } },
+      handler: async (request, reply) => {
+        const ctx = await repoForChange(request, request.params, 'admin', { allowArchived: true, message: ADMIN_NEEDED });
+        await change(db, ctx.repo.id, request.params.topic);
+        return reply.code(204).send();
+      },
+    });
+  }
 
   app.get<{ Querystring: Static<typeof TopicSearchQuery> }>('/api/v1/topics/search', {
     config: { scope: 'repository' },

@@ -5,15 +5,11 @@ import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
 import { makeUser } from '../repos/fixtures.js';
 import { usersStore } from '../../db/users.js';
-import { scopedToken } from './world.js';
+import { insisting, scopedToken } from './world.js';
 
 t.test('searches and lists', async (t) => {
   const w = await pullWorld(t);
-  const must = async (status: number, c: Parameters<typeof w.api>[0]) => {
-    const res = await w.api(c);
-    if (res.statusCode !== status) throw new Error(`${c.method ?? 'GET'} ${c.url} as ${c.as ?? 'anonymous'}: ${res.statusCode} (wanted ${status}) ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const must = insisting(w.api);
   const users = usersStore(w.db);
   await makeUser(w.db, 'root', { admin: true });
   await users.update(w.users.carol.id, { restricted: true });

@@ -22,11 +22,7 @@ export async function peopleWorld(t: Tap, opts: { dbType?: 'mysql' | 'sqlite3' }
   const services = await startTestServices(t, { dbType: opts.dbType });
   const { app, db } = services;
   const api = (c: Call) => call(app, c);
-  const must = async (status: number, c: Call) => {
-    const res = await api(c);
-    if (res.statusCode !== status) throw new Error(`${c.method ?? 'GET'} ${c.url} as ${c.as ?? 'anonymous'}: ${res.statusCode} (wanted ${status}) ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const must = insisting(api);
   const user = async (name: string, o: { admin?: boolean; restricted?: boolean; visibility?: UserRow['visibility'] } = {}) => {
     const u = await makeUser(db, name, { admin: o.admin });
     if (o.restricted || o.visibility) await usersStore(db).update(u.id, { restricted: o.restricted ?? false, visibility: o.visibility ?? 'public' });
@@ -44,4 +40,13 @@ export async function scopedToken(app: FastifyInstance, name: string, scopes: st
   });
   if (res.statusCode !== 201) throw new Error(`token for ${name}: ${res.statusCode} ${res.body}`);
   return { authorization: `token ${res.json().sha1}` };
+}
+
+/** Calls through `api` and insists on `status`: a broken step throws, failing the (sub)test where it happens. */
+export function insisting(api: (c: Call) => ReturnType<typeof call>) {
+  return async (status: number, c: Call) => {
+    const res = await api(c);
+    if (res.statusCode !== status) throw new Error(`${c.method ?? 'GET'} ${c.url} as ${c.as ?? 'anonymous'}: ${res.statusCode} (wanted ${status}) ${res.body.slice(0, 300)}`);
+    return res;
+  };
 }
