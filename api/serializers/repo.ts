@@ -14,7 +14,7 @@ import { reposStore, type RepoRow } from '../../db/repos.js';
 import { topicsStore } from '../../db/topics.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { unixToIso } from '../../db/time.js';
-import { listBranches } from '../../git/index.js';
+import { countBranches } from '../../git/index.js';
 import { toApiUser } from './user.js';
 
 export interface RepoView {
@@ -148,13 +148,13 @@ async function openIssueCounts(db: Knex, repoId: number): Promise<{ openIssues: 
 /** The counters of one repository (issues, pulls, branches, size on disk). */
 export async function repoFacts(deps: RepoDeps, repo: RepoRow, owner: UserRow): Promise<RepoFacts> {
   const path = repoDiskPath(deps.config, owner.name, repo.name);
-  const [counts, branches, bytes, topics] = await Promise.all([
+  const [counts, branchCount, bytes, topics] = await Promise.all([
     openIssueCounts(deps.db, repo.id),
-    repo.is_empty ? Promise.resolve([]) : listBranches(path).catch(() => []),
+    repo.is_empty ? Promise.resolve(0) : countBranches(path).catch(() => 0),
     directorySizeBytes(path),
     topicsStore(deps.db).namesOfRepo(repo.id),
   ]);
-  return { ...counts, branchCount: branches.length, sizeKiB: Math.round(bytes / 1024), topics };
+  return { ...counts, branchCount, sizeKiB: Math.round(bytes / 1024), topics };
 }
 
 export interface LoadApiRepoOptions {
