@@ -3,6 +3,7 @@
 import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { assertMayCreateRepository } from '../../core/account-limits.js';
 import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { repoAccessMode } from '../../core/permissions.js';
 import { createRepository, deleteRepository, editRepository, type RepoEdit } from '../../core/repositories.js';
@@ -34,6 +35,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
   const deps = { db, config };
 
   async function create(request: FastifyRequest, owner: UserRow, doer: UserRow, body: CreateBody) {
+    await assertMayCreateRepository(db, doer, owner);
     const repo = await createRepository(deps, {
       owner, doer, name: body.name, description: body.description, private: body.private,
       autoInit: body.auto_init, template: body.template, defaultBranch: body.default_branch,

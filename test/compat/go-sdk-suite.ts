@@ -108,7 +108,7 @@ export const SDK_TESTS: readonly SdkTest[] = [
  * passes (a regression fails the suite) and reports the rest; the lead adds names as the routes
  * land, until it is every in-domain test.
  */
-export const EXPECTED_TO_PASS: readonly string[] = ['TestOauth2', 'TestServerVersion'];
+export const EXPECTED_TO_PASS: readonly string[] = ['TestOauth2', 'TestGetGlobalSettings', 'TestGetUserByID', 'TestServerVersion'];
 
 export function sdkTestBinary(): { binary: string; version: string } | null {
   const dir = join(projectRoot, '.tools', 'go-sdk');
