@@ -21,7 +21,8 @@ export async function findMilestone(db: Knex, repoId: number, idOrName: string):
 export interface MilestoneInput {
   title?: string;
   description?: string;
-  state?: 'open' | 'closed';
+  /** `closed` closes the milestone; any other value opens it (Gitea's rule). */
+  state?: string;
   due_on?: string | null;
 }
 

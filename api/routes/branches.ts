@@ -69,6 +69,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/branches', {
     schema: {
+      operationId: 'repoListBranches',
       tags: ['repository'], summary: "List a repository's branches", params: OwnerRepoParams,
       querystring: Type.Object(PagingQuery), response: { 200: Type.Array(Branch), ...errors },
     },
@@ -82,7 +83,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
-    schema: { tags: ['repository'], summary: 'Retrieve a specific branch from a repository', params: BranchParams, response: { 200: Branch, ...errors } },
+    schema: { operationId: 'repoGetBranch', tags: ['repository'], summary: 'Retrieve a specific branch from a repository', params: BranchParams, response: { 200: Branch, ...errors } },
     config: { scope: 'repository' },
   }, async (request) => {
     const ctx = await repoFromRequest(request, request.params);
@@ -93,6 +94,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Params; Body: { new_branch_name: string; old_branch_name?: string; old_ref_name?: string } }>('/api/v1/repos/:owner/:repo/branches', {
     schema: {
+      operationId: 'repoCreateBranch',
       tags: ['repository'], summary: 'Create a branch', params: OwnerRepoParams, body: CreateBranchOption,
       response: { 201: Branch, ...errors },
     },
@@ -108,7 +110,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.delete<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
-    schema: { tags: ['repository'], summary: 'Delete a specific branch from a repository', params: BranchParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'repoDeleteBranch', tags: ['repository'], summary: 'Delete a specific branch from a repository', params: BranchParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'write');

@@ -59,18 +59,20 @@ export const Milestone = Type.Object({
 }, { description: 'Milestone' });
 
 const State = Type.Union([Type.Literal('open'), Type.Literal('closed')]);
+/** Gitea closes a milestone for `closed` and opens it for any other value. */
+const MilestoneState = Type.String({ maxLength: 40, description: '`closed` closes it; any other value opens it' });
 const DateTime = Type.String({ maxLength: 64, description: 'RFC 3339 date-time' });
 export const CreateMilestoneOption = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Type.String({ maxLength: 65535 })),
   due_on: Type.Optional(Type.Union([DateTime, Type.Null()])),
-  state: Type.Optional(State),
+  state: Type.Optional(MilestoneState),
 });
 export const EditMilestoneOption = Type.Object({
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   description: Type.Optional(Type.String({ maxLength: 65535 })),
   due_on: Type.Optional(Type.Union([DateTime, Type.Null()])),
-  state: Type.Optional(State),
+  state: Type.Optional(MilestoneState),
 });
 
 const PullRequestMeta = Type.Object({
@@ -131,7 +133,7 @@ export const EditIssueOption = Type.Object({
   assignee: Type.Optional(Type.String({ maxLength: 255 })),
   assignees: Type.Optional(UserNames),
   milestone: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()])),
-  state: Type.Optional(State),
+  state: Type.Optional(Type.String({ maxLength: 40, description: '`open` or `closed`; anything else is 412' })),
   due_date: Type.Optional(Type.Union([DateTime, Type.Null()])),
   unset_due_date: Type.Optional(Type.Boolean()),
   content_version: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -149,9 +149,8 @@ export const ChangedFile = Type.Object({
   raw_url: Type.String(),
 }, { description: 'ChangedFile' });
 
-/** Go's strconv.ParseBool spellings, as Gitea reads boolean query values. */
-export const GoBool = Type.String({ pattern: '^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$', maxLength: 5 });
-export function goBool(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
+/** A boolean query value, read as Gitea's FormBool (api/decoding.ts): ParseBool's spellings or "on" are true, anything else false. */
+export const GoBool = Type.Boolean();
+export function goBool(value: boolean | undefined, fallback: boolean): boolean {
+  return value ?? fallback;
 }

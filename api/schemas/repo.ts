@@ -107,7 +107,7 @@ export const CreateRepoOption = Type.Object({
   license: Type.Optional(Type.String()),
   readme: Type.Optional(Type.String()),
   default_branch: Type.Optional(Type.String({ maxLength: 100 })),
-  trust_model: Type.Optional(Type.Union(['default', 'collaborator', 'committer', 'collaboratorcommitter'].map((v) => Type.Literal(v)))),
+  trust_model: Type.Optional(Type.String({ maxLength: 40, description: 'default, collaborator, committer or collaboratorcommitter; anything else is default, as in Gitea' })),
   object_format_name: Type.Optional(Type.Literal('sha1', { description: 'only sha1 is supported' })),
 });
 

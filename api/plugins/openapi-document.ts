@@ -1,0 +1,70 @@
+// Shapes the generated OpenAPI document like Gitea's, so a client generated from it reads the same
+// against either server: paths relative to basePath /api/v1, wildcards named as Gitea names them,
+// and every titled model schema hoisted into `definitions` under its title (Gitea's model name).
+type Json = Record<string, unknown>;
+
+const API_PREFIX = '/api/v1';
+
+/** The route schema key naming a wildcard (`*`) path parameter in the document, e.g. `branch`. */
+export const WILDCARD_NAME = 'x-param-name';
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * @fastify/swagger's per-route transform: routes outside /api/v1 (git smart HTTP, web pages, OAuth2,
+ * health) are not part of Gitea's API document; `*` becomes the parameter its schema names.
+ */
+export function documentRoute({ schema, url }: { schema?: Json; url: string }): { schema?: Json; url: string } {
+  if (!url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url };
+  if (!url.includes('*') || !schema) return { schema, url };
+  const params = isObject(schema.params) ? schema.params : {};
+  const properties = isObject(params.properties) ? params.properties : {};
+  const wildcard = isObject(properties['*']) ? properties['*'] : {};
+  const name = typeof wildcard[WILDCARD_NAME] === 'string' ? wildcard[WILDCARD_NAME] : 'path';
+  const { [WILDCARD_NAME]: _annotation, ...documented } = wildcard;
+  const renamed = Object.fromEntries(Object.entries(properties).map(([k, v]) => (k === '*' ? [name, documented] : [k, v])));
+  const required = Array.isArray(params.required) ? params.required.map((r) => (r === '*' ? name : r)) : params.required;
+  return {
+    url: url.replace('*', `:${name}`),
+    schema: { ...schema, params: { ...params, properties: renamed, ...(required ? { required } : {}) } },
+  };
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (!isObject(value)) return JSON.stringify(value);
+  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
+}
+
+const isModel = (node: Json) => typeof node.title === 'string' && (node.type === 'object' || isObject(node.properties));
+
+/**
+ * Moves every titled object schema under paths into `definitions[title]`, leaving a `$ref`. A title
+ * names one shape: two different schemas under one title are a programming error, reported by
+ * throwing (the document is built from static schemas, so every test that reads it sees it).
+ */
+export function hoistModels(doc: Json): Json {
+  const definitions: Json = { ...(isObject(doc.definitions) ? doc.definitions : {}) };
+  const shapes = new Map<string, string>();
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isObject(node)) return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) out[k] = visit(v);
+    if (!isModel(out)) return out;
+    // A nullable use of a model is the model (Swagger 2 has no nullable references).
+    const { nullable: _n, 'x-nullable': _xn, ...model } = out;
+    const title = model.title as string;
+    const { description: _d, ...shapeOnly } = model;
+    const shape = stableJson(shapeOnly);
+    const known = shapes.get(title);
+    if (known !== undefined && known !== shape) throw new Error(`two different schemas are titled ${title} in the API document`);
+    if (known === undefined) {
+      shapes.set(title, shape);
+      definitions[title] = model;
+    }
+    return { $ref: `#/definitions/${title}` };
+  };
+  const paths = visit(doc.paths);
+  return { ...doc, paths, definitions: Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b))) };
+}
