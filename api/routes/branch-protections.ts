@@ -15,7 +15,7 @@ import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { BranchProtection, CreateBranchProtectionOption, EditBranchProtectionOption } from '../schemas/branch-protection.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError, 423: ApiError };
-const RuleParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'name of protected branch rule' }) });
+const RuleParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'name of protected branch rule', 'x-param-name': 'name' }) });
 type Params = { owner: string; repo: string };
 type Options = Partial<BranchProtectionSettings> & { priority?: number; rule_name?: string; branch_name?: string };
 
@@ -105,7 +105,7 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
     schema: {
       operationId: 'repoUpdateBranchProtectionPriories',
       tags: ['repository'], summary: 'Update the priorities of branch protections for a repository', params: OwnerRepoParams,
-      body: Type.Object({ ids: Type.Array(Type.Integer()) }), response: { 204: Type.Null(), ...errors },
+      body: Type.Object({ ids: Type.Array(Type.Integer()) }, { title: 'UpdateBranchProtectionPriories' }), response: { 204: Type.Null(), ...errors },
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {

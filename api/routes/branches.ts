@@ -11,7 +11,7 @@ import { repoForChange, repoFromRequest, doerOf } from '../repo-request.js';
 import { ApiError, Branch, CreateBranchOption, OwnerRepoParams } from '../schemas/repo.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
-const BranchParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'branch name' }) });
+const BranchParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'branch name', 'x-param-name': 'branch' }) });
 
 type Params = { owner: string; repo: string };
 

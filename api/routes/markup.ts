@@ -15,9 +15,9 @@ const MarkupOption = Type.Object({
   Context: Type.Optional(Type.String({ maxLength: 2048, description: 'URL path for rendering issue, media and file links, e.g. /owner/repo or owner/repo' })),
   Wiki: Type.Optional(Type.Boolean({ description: 'Is it a wiki page? (deprecated)' })),
   FilePath: Type.Optional(Type.String({ maxLength: 4096, description: 'File path for detecting extension in file mode' })),
-});
+}, { title: 'MarkupOption' });
 
-const MarkdownOption = Type.Omit(MarkupOption, ['FilePath']);
+const MarkdownOption = Type.Omit(MarkupOption, ['FilePath'], { title: 'MarkdownOption' });
 
 const HtmlResponse = { 200: Type.String({ description: 'HTML fragment' }), 422: Type.String({ description: 'plain text error, ending in a newline' }) };
 

@@ -19,14 +19,14 @@ const OAuth2Application = Type.Object({
   skip_secondary_authorization: Type.Boolean(),
   redirect_uris: Type.Array(Type.String()),
   created: Type.String({ format: 'date-time' }),
-}, { description: 'OAuth2Application' });
+}, { title: 'OAuth2Application' });
 
 const CreateOAuth2ApplicationOptions = Type.Object({
   name: Type.String(),
   redirect_uris: Type.Optional(Type.Array(Type.String())),
   confidential_client: Type.Optional(Type.Boolean()),
   skip_secondary_authorization: Type.Optional(Type.Boolean()),
-}, { description: 'CreateOAuth2ApplicationOptions' });
+}, { title: 'CreateOAuth2ApplicationOptions' });
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 

@@ -33,7 +33,7 @@ const MergePullRequestOption = Type.Object({
   force_merge: Type.Optional(Type.Boolean()),
   merge_when_checks_succeed: Type.Optional(Type.Boolean({ description: 'schedule the merge for when the required checks succeed (201), or merge now when nothing is pending' })),
   delete_branch_after_merge: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-});
+}, { title: 'MergePullRequestOption' });
 type MergeBody = Static<typeof MergePullRequestOption>;
 
 const Empty = Type.Null({ description: 'no content' });

@@ -30,7 +30,7 @@ const OwnerRepo = Type.Object({ owner: Type.String({ maxLength: 255 }), repo: Ty
 const BaseHeadParams = Type.Object({
   owner: Type.String({ maxLength: 255 }), repo: Type.String({ maxLength: 255 }),
   base: Type.String({ maxLength: 255, description: 'base branch' }),
-  '*': Type.String({ maxLength: 600, description: 'head: `branch`, `owner:branch` or `owner/repo:branch`' }),
+  '*': Type.String({ maxLength: 600, description: 'head: `branch`, `owner:branch` or `owner/repo:branch`', 'x-param-name': 'head' }),
 });
 
 type Params = { owner: string; repo: string };

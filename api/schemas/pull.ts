@@ -2,7 +2,7 @@
 // Gitea's field order, the create and edit options, list queries, commits and changed files.
 import Type from 'typebox';
 import { Label, Milestone } from './issue.js';
-import { Repository } from './repo.js';
+import { PayloadCommitVerification, Repository } from './repo.js';
 import { User } from './user.js';
 
 const Nullable = <T extends object>(schema: T) => Type.Unsafe<unknown>({ ...schema, nullable: true, 'x-nullable': true });
@@ -21,7 +21,7 @@ const PRBranchInfo = Type.Object({
   sha: Type.String(),
   repo_id: Type.Integer(),
   repo: Nullable(Repository),
-}, { description: 'PRBranchInfo' });
+}, { title: 'PRBranchInfo' });
 
 export const PullRequest = Type.Object({
   id: Type.Integer(),
@@ -62,7 +62,7 @@ export const PullRequest = Type.Object({
   closed_at: NullableTime,
   pin_order: Type.Integer(),
   content_version: Type.Integer({ description: 'the body version; send it back in an edit so a concurrent body change is refused' }),
-}, { description: 'PullRequest' });
+}, { title: 'PullRequest' });
 
 const UserNames = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
 const LabelIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: 100 });
@@ -80,7 +80,7 @@ export const CreatePullRequestOption = Type.Object({
   reviewers: Type.Optional(UserNames),
   team_reviewers: Type.Optional(UserNames),
   allow_maintainer_edit: Type.Optional(Type.Boolean()),
-}, { description: 'CreatePullRequestOption' });
+}, { title: 'CreatePullRequestOption' });
 
 export const EditPullRequestOption = Type.Object({
   title: Type.Optional(Type.String({ maxLength: 255 })),
@@ -98,7 +98,7 @@ export const EditPullRequestOption = Type.Object({
     minimum: 0,
     description: 'Optimistic locking of the body: the content_version you read. When the stored version differs (someone changed the body since), the edit is refused with 400 and nothing changes. Every body change increments it. Gitea answers 409 here on its latest main; the spec says 400.',
   })),
-}, { description: 'EditPullRequestOption' });
+}, { title: 'EditPullRequestOption' });
 
 export const PullListQuery = Type.Object({
   state: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('all'), Type.Literal('')], { description: 'open when absent or empty' })),
@@ -115,11 +115,8 @@ export const PullListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ description: 'page size of results' })),
 });
 
-const CommitUser = Type.Object({ name: Type.String(), email: Type.String(), date: Type.String() });
-const CommitMeta = Type.Object({ url: Type.String(), sha: Type.String(), created: Type.String() });
-const Verification = Type.Object({
-  verified: Type.Boolean(), reason: Type.String(), signature: Type.String(), signer: Nullable(Type.Object({}, { additionalProperties: true })), payload: Type.String(),
-});
+const CommitUser = Type.Object({ name: Type.String(), email: Type.String(), date: Type.String() }, { title: 'CommitUser' });
+const CommitMeta = Type.Object({ url: Type.String(), sha: Type.String(), created: Type.String() }, { title: 'CommitMeta' });
 
 export const Commit = Type.Object({
   url: Type.String(),
@@ -128,14 +125,14 @@ export const Commit = Type.Object({
   html_url: Type.String(),
   commit: Type.Object({
     url: Type.String(), author: CommitUser, committer: CommitUser, message: Type.String(), tree: CommitMeta,
-    verification: Type.Optional(Nullable(Verification)),
-  }),
+    verification: Type.Optional(Nullable(PayloadCommitVerification)),
+  }, { title: 'RepoCommit' }),
   author: Nullable(User),
   committer: Nullable(User),
   parents: Type.Array(CommitMeta),
-  files: Type.Optional(Nullable(Type.Array(Type.Object({ filename: Type.String(), status: Type.String() })))),
-  stats: Type.Optional(Type.Object({ total: Type.Integer(), additions: Type.Integer(), deletions: Type.Integer() })),
-}, { description: 'Commit' });
+  files: Type.Optional(Nullable(Type.Array(Type.Object({ filename: Type.String(), status: Type.String() }, { title: 'CommitAffectedFiles' })))),
+  stats: Type.Optional(Type.Object({ total: Type.Integer(), additions: Type.Integer(), deletions: Type.Integer() }, { title: 'CommitStats' })),
+}, { title: 'Commit' });
 
 export const ChangedFile = Type.Object({
   filename: Type.String(),
@@ -147,7 +144,7 @@ export const ChangedFile = Type.Object({
   html_url: Type.String(),
   contents_url: Type.String(),
   raw_url: Type.String(),
-}, { description: 'ChangedFile' });
+}, { title: 'ChangedFile' });
 
 /** A boolean query value, read as Gitea's FormBool (api/decoding.ts): ParseBool's spellings or "on" are true, anything else false. */
 export const GoBool = Type.Boolean();

@@ -45,7 +45,7 @@ export function pathFor(route: Route, w: HostileWorld, keepReal: boolean): fc.Ar
   const parts = names.map((name) => {
     const s = segment(keepReal ? w.real[name] : undefined);
     // The wildcard takes nested names too.
-    return name === '*' ? fc.oneof(s, fc.array(s, { minLength: 2, maxLength: 3 }).map((a) => a.join('/'))) : s;
+    return name === '*' || name === route.wildcard ? fc.oneof(s, fc.array(s, { minLength: 2, maxLength: 3 }).map((a) => a.join('/'))) : s;
   });
   const onlyOne = keepReal && names.length > 1 && names.every((n) => w.real[n] !== undefined);
   return fc.tuple(fc.tuple(...parts), fc.nat({ max: Math.max(0, names.length - 1) }), fc.boolean()).map(([values, hostileAt, single]) => {

@@ -11,7 +11,7 @@ import { bodyFor, headersFor, headerText, identity, pathFor, queryFor, type Iden
  * the token revocation route never gets a valid token.
  */
 const DESTRUCTIVE = new Set([
-  'DELETE /api/v1/repos/:owner/:repo', 'PATCH /api/v1/repos/:owner/:repo', 'DELETE /api/v1/repos/:owner/:repo/branches/*',
+  'DELETE /api/v1/repos/:owner/:repo', 'PATCH /api/v1/repos/:owner/:repo', 'DELETE /api/v1/repos/:owner/:repo/branches/:branch',
   'DELETE /api/v1/users/:username/tokens/:token', 'POST /api/v1/user/2fa/totp', 'DELETE /api/v1/user/2fa/totp',
   'POST /api/v1/repos/:owner/:repo/transfer', 'POST /api/v1/repos/:owner/:repo/pulls/:index/merge',
 ]);
