@@ -38,10 +38,30 @@ function stableJson(value: unknown): string {
   return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
 }
 
+/**
+ * Swagger 2 has no anyOf: TypeBox's literal unions become `enum`, and a union with null the other
+ * type marked `x-nullable`, as Gitea's document writes them.
+ */
+function swagger2Schema(node: Json): Json {
+  const variants = Array.isArray(node.anyOf) ? (node.anyOf as Json[]) : undefined;
+  const { anyOf: _anyOf, const: constant, ...rest } = node;
+  if (constant !== undefined && !variants) return { type: typeof constant, ...rest, enum: [constant] };
+  if (!variants) return node;
+  const values = variants.filter((v) => v.type !== 'null');
+  const nullable = values.length < variants.length ? { 'x-nullable': true } : {};
+  if (values.length > 0 && values.every((v) => v.const !== undefined || Array.isArray(v.enum))) {
+    const all = values.flatMap((v) => (v.const !== undefined ? [v.const] : (v.enum as unknown[])));
+    return { type: typeof all[0], ...rest, enum: all, ...nullable };
+  }
+  if (values.length === 1) return { ...values[0], ...rest, ...nullable };
+  return node;
+}
+
 const isModel = (node: Json) => typeof node.title === 'string' && (node.type === 'object' || isObject(node.properties));
 
 /**
- * Moves every titled object schema under paths into `definitions[title]`, leaving a `$ref`. A title
+ * Moves every titled object schema under paths into `definitions[title]`, leaving a `$ref` (and
+ * writes unions the Swagger 2 way, swagger2Schema). A title
  * names one shape: two different schemas under one title are a programming error, reported by
  * throwing (the document is built from static schemas, so every test that reads it sees it).
  */
@@ -51,8 +71,9 @@ export function hoistModels(doc: Json): Json {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!isObject(node)) return node;
-    const out: Json = {};
-    for (const [k, v] of Object.entries(node)) out[k] = visit(v);
+    const children: Json = {};
+    for (const [k, v] of Object.entries(node)) children[k] = visit(v);
+    const out = swagger2Schema(children);
     if (!isModel(out)) return out;
     // A nullable use of a model is the model (Swagger 2 has no nullable references).
     const { nullable: _n, 'x-nullable': _xn, ...model } = out;

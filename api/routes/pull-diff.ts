@@ -43,7 +43,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
   // One route, as Gitea's `{index}.{diffType:diff|patch}`: `/pulls/1.0` is not a diff but index "1.0".
   app.get<{ Params: IndexParams & { diffType: 'diff' | 'patch' }; Querystring: { binary?: boolean } }>('/api/v1/repos/:owner/:repo/pulls/:index.:diffType(^(diff|patch)$)', {
     schema: {
-      operationId: 'repoDownloadPullDiffOrPatch', tags: ['repository'], summary: 'Get a pull request diff or patch (streamed, text/plain)', params: DiffParams,
+      operationId: 'repoDownloadPullDiffOrPatch', tags: ['repository'], summary: 'Get a pull request diff or patch (streamed, text/plain)', params: DiffParams, produces: ['text/plain'],
       querystring: Type.Object({ binary: Type.Optional({ ...GoBool, description: 'include binary changes so that `git apply` accepts the output' }) }),
       response: { 200: Type.String({ description: 'the diff or patch' }), ...errors },
     },
