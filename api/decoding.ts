@@ -64,7 +64,7 @@ function variantFor(schema: Schema, value: object): Schema | undefined {
 /**
  * Go's view of a JSON body, in place: an optional field that is null, or "" where "" is not a
  * valid value, is dropped ("not given"), at every depth; so is a required field, which then fails
- * as missing (Gitea's "[Field]: Required").
+ * as missing (Gitea's "[Field]: Required"); so is a field the schema does not know.
  */
 export function decodeGoJson(schema: Schema, value: unknown): unknown {
   if (Array.isArray(value)) {
@@ -75,9 +75,14 @@ export function decodeGoJson(schema: Schema, value: unknown): unknown {
   if (!isObject(value)) return value;
   const properties = asSchema(schema.properties);
   if (!properties) return value;
+  // A struct ignores fields it does not have; only a schema that says so (a map) keeps them.
+  const closed = schema.additionalProperties === undefined && schema.patternProperties === undefined;
   for (const [name, raw] of Object.entries(value)) {
     const property = asSchema(properties[name]);
-    if (!property) continue;
+    if (!property) {
+      if (closed) delete value[name];
+      continue;
+    }
     if (raw === null || (raw === '' && !acceptsEmptyString(property))) delete value[name];
     else if (typeof raw === 'object') decodeAt(property, raw);
   }
