@@ -16,9 +16,15 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  */
 export function documentRoute({ schema, url }: { schema?: Json; url: string }): { schema?: Json; url: string } {
   if (!url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url };
-  if (!url.includes('*') || !schema) return { schema, url };
+  if (!schema) return { schema, url };
   const params = isObject(schema.params) ? schema.params : {};
-  const properties = isObject(params.properties) ? params.properties : {};
+  // Integer ids are read with ParseInt and looked up, whatever bounds a schema wrote (api/decoding.ts).
+  const properties = Object.fromEntries(Object.entries(isObject(params.properties) ? params.properties : {}).map(([k, v]) => {
+    if (!isObject(v) || v.type !== 'integer') return [k, v];
+    const { minimum: _min, maximum: _max, ...unbounded } = v;
+    return [k, { ...unbounded, format: 'int64' }];
+  }));
+  if (!url.includes('*')) return { schema: isObject(schema.params) ? { ...schema, params: { ...params, properties } } : schema, url };
   const wildcard = isObject(properties['*']) ? properties['*'] : {};
   const name = typeof wildcard[WILDCARD_NAME] === 'string' ? wildcard[WILDCARD_NAME] : 'path';
   // Marked so a reader (and the hostile suite) knows the value may hold slashes.

@@ -14,7 +14,7 @@ export const OwnerRepoParams = Type.Object({
   owner: Type.String({ maxLength: 255, description: 'owner of the repo' }),
   repo: Type.String({ maxLength: 255, description: 'name of the repo' }),
 });
-export const IssueParams = Type.Object({ ...OwnerRepoParams.properties, index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'index of the issue' }) });
+export const IssueParams = Type.Object({ ...OwnerRepoParams.properties, index: Type.Integer({ description: 'index of the issue' }) });
 export const OrgParams = Type.Object({ org: Type.String({ maxLength: 255, description: 'name of the organization' }) });
 
 export const ApiError = Type.Object({ message: Type.String(), url: Type.String() }, { additionalProperties: true, description: 'APIError' });

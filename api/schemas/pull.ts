@@ -12,7 +12,7 @@ const DateTime = Type.String({ maxLength: 64, description: 'RFC 3339 date-time' 
 export const PullParams = Type.Object({
   owner: Type.String({ maxLength: 255, description: 'owner of the repo' }),
   repo: Type.String({ maxLength: 255, description: 'name of the repo' }),
-  index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'index of the pull request' }),
+  index: Type.Integer({ description: 'index of the pull request' }),
 });
 
 const PRBranchInfo = Type.Object({

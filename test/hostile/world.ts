@@ -120,7 +120,7 @@ export async function hostileWorld(t: Tap): Promise<HostileWorld> {
   const repoId = String((await w.db('repositories').where({ lower_name: 'widget' }).first('id')).id);
   const real: Record<string, string> = {
     owner: 'alice', repo: 'widget', index: '1', id: repoId, username: 'alice', user: 'alice', collaborator: 'dave', org: 'alice',
-    base: 'main', head: 'feature', '*': 'feature', branch: 'feature', name: 'main', sha: 'feature', ref: 'feature', token: 'hostile',
+    base: 'main', head: 'feature', '*': 'feature', branch: 'feature', name: 'main', sha: 'feature', ref: 'feature', token: 'hostile', diffType: 'diff',
   };
   const reposRoot = join(w.dataDir, 'repositories');
   const snapshot = async () => {
