@@ -71,6 +71,10 @@ t.test('Go clients\' requests get Gitea\'s answers', async (t) => {
     const kept = await w.api({ method: 'PATCH', url: `${repo}/milestones/${mid}`, as: 'alice', body: { title: '', description: null, due_on: null, state: null } });
     t.equal(kept.statusCode, 200, kept.body);
     t.match(kept.json(), { title: 'v1', state: 'open' }, 'an empty title keeps the title');
+    const dated = await w.api({ method: 'PATCH', url: `${repo}/milestones/${mid}`, as: 'alice', body: { due_on: '2030-01-02T03:04:05Z' } });
+    t.equal(dated.json().due_on, '2030-01-02T03:04:05Z');
+    t.equal((await w.api({ method: 'PATCH', url: `${repo}/milestones/${mid}`, as: 'alice', body: { description: 'x', due_on: null } })).json().due_on, null,
+      'an edit without a deadline clears it, as Gitea\'s EditMilestone does');
     t.equal((await w.api({ method: 'PATCH', url: `${repo}/milestones/${mid}`, as: 'alice', body: { state: 'closed' } })).json().state, 'closed');
     t.equal((await w.api({ method: 'PATCH', url: `${repo}/milestones/${mid}`, as: 'alice', body: { state: 'bogus' } })).json().state, 'open', 'any state but closed opens it, as in Gitea');
 
