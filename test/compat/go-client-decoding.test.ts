@@ -115,6 +115,9 @@ t.test('Go clients\' requests get Gitea\'s answers', async (t) => {
     t.equal(since.statusCode, 422, 'a malformed time is still refused');
     t.equal((await w.api({ url: `${repo}/pulls?state=&sort=&milestone=abc`, as: 'alice' })).statusCode, 200);
 
+    const theirs = await w.api({ method: 'POST', url: '/api/v1/repos/bob/widget/labels', as: 'bob', body: { name: 'bobs', color: '0000ff' } });
+    t.equal((await raw('DELETE', `${repo}/labels/${theirs.json().id}`)).statusCode, 204, 'another repository\'s label id names nothing here: 204');
+    t.equal((await w.api({ url: `/api/v1/repos/bob/widget/labels/${theirs.json().id}`, as: 'bob' })).statusCode, 200, 'and it is still there');
     for (const id of ['0', 'abc', '-1', '99999999999999999999']) {
       t.equal((await raw('DELETE', `${repo}/labels/${id}`)).statusCode, 204, `DELETE labels/${id} deletes nothing and answers 204, as Gitea`);
       t.equal((await raw('GET', `${repo}/labels/${id}`)).statusCode, 404, `GET labels/${id} is 404`);
