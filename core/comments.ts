@@ -35,7 +35,7 @@ export async function addComment(trx: Knex, input: { issueId: number; posterId: 
 export async function postComment(db: Knex, ctx: RepoContext, issue: IssueRow, doer: UserRow, body: string): Promise<CommentRow> {
   if (!body.trim()) throw new UnprocessableError('[body]: Required');
   if (body.length > MAX_COMMENT_LENGTH) throw new UnprocessableError(`[body]: MaxSize(${MAX_COMMENT_LENGTH})`);
-  if (issue.is_locked && !atLeast(ctx.mode, 'write')) throw new ForbiddenError('this issue is locked');
+  if (issue.is_locked && !atLeast(ctx.mode, 'write') && !doer.is_admin) throw new ForbiddenError('You cannot comment on a locked issue.');
   if (await isBlocked(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
   if (issue.poster_id !== null && await isBlocked(db, issue.poster_id, doer.id)) throw new ForbiddenError('user is blocked by the issue poster');
   return db.transaction((trx) => addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'comment', content: body }));

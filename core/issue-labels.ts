@@ -89,9 +89,11 @@ export async function addIssueLabels(db: Knex, issue: IssueRow, labels: LabelRow
 
 export async function replaceIssueLabels(db: Knex, issue: IssueRow, labels: LabelRow[], doer: UserRow): Promise<void> {
   const wanted = oneOfEachScope(labels);
+  // Gitea adds first, then removes what is no longer wanted.
   await db.transaction(async (trx) => {
-    for (const label of await labelsOfIssue(trx, issue.id)) if (!wanted.some((w) => w.id === label.id)) await detach(trx, issue, label, doer);
+    const before = await labelsOfIssue(trx, issue.id);
     await addLabelsIn(trx, issue, wanted, doer);
+    for (const label of before) if (!wanted.some((w) => w.id === label.id)) await detach(trx, issue, label, doer);
   });
 }
 

@@ -126,3 +126,32 @@ export async function changeReviewRequests(db: Knex, ctx: RepoContext, pull: Rev
   }
   return made;
 }
+
+export interface RequestedReviewers {
+  userIds: number[];
+  teamIds: number[];
+}
+
+/**
+ * What a pull request's `requested_reviewers` lists (Gitea's GetReviewsByIssueID): every reviewer
+ * whose latest review is a verdict, a comment or an open request, not dismissed, and every team
+ * asked; in the order of their last change.
+ */
+export async function requestedReviewersOf(db: Knex, issueIds: number[]): Promise<Map<number, RequestedReviewers>> {
+  const out = new Map<number, RequestedReviewers>();
+  const latestUser = new Map<string, { userId: number; at: number; id: number }>();
+  const latestTeam = new Map<string, { teamId: number; at: number; id: number }>();
+  const counted = new Set(['APPROVED', 'REQUEST_CHANGES', 'REQUEST_REVIEW', 'COMMENT']);
+  for (const r of await reviewsStore(db).ofIssues(issueIds)) {
+    if (r.reviewer_team_id === null && r.reviewer_id !== null && counted.has(r.type) && !r.dismissed) {
+      latestUser.set(`${r.issue_id}/${r.reviewer_id}`, { userId: r.reviewer_id, at: r.updated_unix, id: r.id });
+    } else if (r.reviewer_team_id !== null) {
+      latestTeam.set(`${r.issue_id}/${r.reviewer_team_id}`, { teamId: r.reviewer_team_id, at: r.updated_unix, id: r.id });
+    }
+  }
+  const entry = (issueId: number) => out.get(issueId) ?? out.set(issueId, { userIds: [], teamIds: [] }).get(issueId)!;
+  const byChange = (a: { at: number; id: number }, b: { at: number; id: number }) => a.at - b.at || a.id - b.id;
+  for (const [key, v] of [...latestUser].sort((a, b) => byChange(a[1], b[1]))) entry(Number(key.split('/')[0])).userIds.push(v.userId);
+  for (const [key, v] of [...latestTeam].sort((a, b) => byChange(a[1], b[1]))) entry(Number(key.split('/')[0])).teamIds.push(v.teamId);
+  return out;
+}
