@@ -63,9 +63,9 @@ export async function editLabel(db: Knex, owner: LabelOwner, id: number, input: 
   return getLabel(db, owner, id);
 }
 
+/** Deleting a label that is not there deletes nothing and is no error (Gitea answers 204). */
 export async function deleteLabel(db: Knex, owner: LabelOwner, id: number): Promise<void> {
-  await getLabel(db, owner, id);
-  await labelsStore(db).remove(id);
+  if (await labelsStore(db).byId(owner, id)) await labelsStore(db).remove(id);
 }
 
 /**

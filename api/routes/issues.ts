@@ -45,7 +45,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof OwnerRepoParams>; Body: Static<typeof CreateIssueOption> }>('/api/v1/repos/:owner/:repo/issues', {
     config: { scope: 'issue' },
     schema: {
-      tags: ['issue'], summary: 'Create an issue', params: OwnerRepoParams, body: CreateIssueOption,
+      operationId: 'issueCreateIssue', tags: ['issue'], summary: 'Create an issue', params: OwnerRepoParams, body: CreateIssueOption,
       description: 'Labels, milestone, assignees and due date are applied only for writers. Unknown label ids are 422 (Gitea drops them silently).',
       response: { 201: Issue, ...errors },
     },
@@ -61,7 +61,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof OwnerRepoParams>; Querystring: Static<typeof ListQuery> }>('/api/v1/repos/:owner/:repo/issues', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: "List a repository's issues", params: OwnerRepoParams, querystring: ListQuery, response: { 200: Type.Array(Issue), ...errors } },
+    schema: { operationId: 'issueListIssues', tags: ['issue'], summary: "List a repository's issues", params: OwnerRepoParams, querystring: ListQuery, response: { 200: Type.Array(Issue), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const q = request.query;
@@ -103,7 +103,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof IssueParams> }>('/api/v1/repos/:owner/:repo/issues/:index', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Get an issue', params: IssueParams, response: { 200: Issue, ...errors } },
+    schema: { operationId: 'issueGetIssue', tags: ['issue'], summary: 'Get an issue', params: IssueParams, response: { 200: Issue, ...errors } },
   }, async (request) => {
     const ctx = await repoForRequest(db, request, request.params);
     return renderIssue(rc(request.doer ?? null), await loadIssue(db, ctx.repo.id, request.params.index));
@@ -112,7 +112,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: Static<typeof IssueParams>; Body: Static<typeof EditIssueOption> }>('/api/v1/repos/:owner/:repo/issues/:index', {
     config: { scope: 'issue' },
     schema: {
-      tags: ['issue'], summary: 'Edit an issue', params: IssueParams, body: EditIssueOption,
+      operationId: 'issueEditIssue', tags: ['issue'], summary: 'Edit an issue', params: IssueParams, body: EditIssueOption,
       description: 'Answers 201 as Gitea does. Send `content_version` (from the Issue) with `body` to get 400 instead of overwriting a body someone else changed. Closing with open dependencies is 412.',
       response: { 201: Issue, ...errors },
     },

@@ -61,14 +61,17 @@ t.test('statuses over HTTP', async (t) => {
   t.same(await ids('?sort=leastindex'), [4, 3, 2, 1], "Gitea's leastindex lists the highest index first");
   t.same(await ids('?sort=highestindex'), [1, 2, 3, 4], 'and highestindex the lowest');
   t.same(await ids('?state=success'), [2]);
-  t.same(await ids('?state=skipped'), [1, 2, 3, 4], 'a state Gitea does not filter by lists everything');
-  t.same(await ids('?state=bogus&sort=bogus'), [1, 2, 3, 4], 'unknown values are ignored, as Gitea ignores them');
-  t.same(await ids(''), [1, 2, 3, 4], 'statuses of one second keep the order they were made in');
-  // Newest first across seconds: age the first two reports.
+  // Times set by hand: reports 1 and 2 in one second, 3 and 4 in the next.
   await w.db('commit_statuses').where({ sha }).whereIn('index', [1, 2]).update({ created_unix: 1_700_000_000 });
+  await w.db('commit_statuses').where({ sha }).whereIn('index', [3, 4]).update({ created_unix: 1_700_000_001 });
   t.same(await ids(''), [3, 4, 1, 2], 'newest second first, each second in the order made');
+  t.same(await ids('?state=skipped'), [3, 4, 1, 2], 'a state Gitea does not filter by lists everything');
+  t.same(await ids('?state=bogus&sort=bogus'), [3, 4, 1, 2], 'unknown values are ignored, as Gitea ignores them');
   t.same(await ids('?sort=oldest'), [1, 2, 3, 4]);
+  t.same(await ids('?sort=leastupdate'), [1, 2, 3, 4]);
   t.same(await ids('?sort=recentupdate'), [3, 4, 1, 2]);
+  await w.db('commit_statuses').where({ sha }).update({ created_unix: 1_700_000_000 });
+  t.same(await ids(''), [1, 2, 3, 4], 'statuses of one second keep the order they were made in');
   const byRef = await w.api({ url: `/api/v1/repos/alice/demo/commits/main/statuses`, as: 'rita' });
   t.equal(byRef.headers['x-total-count'], '4');
 
