@@ -15,7 +15,7 @@ import { issuesStore } from '../../db/issues.js';
 import { milestonesStore } from '../../db/milestones.js';
 import { pullsStore, type PullRow, type PullTargets } from '../../db/pulls.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
-import { branchRef, checkMergeability, fetchIntoRepository, isValidBranchName, mergeBase, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
+import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, isValidBranchName, mergeBase, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
 import { headChangedSignal } from '../../workflows/pull-messages.js';
 
 export interface PullDeps {
@@ -145,10 +145,11 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
 
 /**
  * The first mergeability check, on the request path so the answer carries a real `mergeable` as
- * Gitea's does (git merge-tree, no worktree). It is stored only while the workflow has stored no
- * check (checked_head is still empty, and stays so: the workflow's own check, asked for next,
- * records the commits, the tree and the diff size, and catches a head that moved before the pull
- * request's row existed). When git cannot tell, the pull request stays `checking`.
+ * Gitea's does (git merge-tree, no worktree), stored as the workflow's check would store it (the
+ * commits, the tree, the diff size). It is stored only while no check has been (checked_head still
+ * empty), so a workflow's check of a newer head is never overwritten; the workflow is still asked
+ * to check, which catches a head that moved before the pull request's row existed. When git
+ * cannot tell, the pull request stays `checking` for the workflow.
  */
 async function firstCheck(db: Knex, basePath: string, pullId: number, baseSha: string, headSha: string): Promise<void> {
   const check = await checkMergeability(basePath, baseSha, headSha).catch(() => null);
@@ -156,8 +157,11 @@ async function firstCheck(db: Knex, basePath: string, pullId: number, baseSha: s
     await pullsStore(db).update(pullId, { merge_base: (await mergeBase(basePath, baseSha, headSha)) ?? '' });
     return;
   }
+  const stats = check.mergeBase ? await diffShortStat(basePath, check.mergeBase, headSha, {}).catch(() => null) : null;
   await db('pull_requests').where({ id: pullId, checked_head: '' }).update({
     status: check.status, merge_base: check.mergeBase ?? '', conflicted_files: JSON.stringify(check.conflictedFiles),
+    checked_head: headSha, checked_base: baseSha, checked_tree: check.tree ?? '',
+    additions: stats?.additions ?? 0, deletions: stats?.deletions ?? 0, changed_files: stats?.files ?? 0,
   });
 }
 
