@@ -1,7 +1,7 @@
 // Store for issues (pull requests are issues too), their labels, assignees, comments and dependencies.
 import type { Knex } from 'knex';
 import { nowUnix } from './time.js';
-import { COMMENT_ORDER, toCommentRow, type CommentRange, type CommentRow, type NewComment } from './comments.js';
+import { commentsStore, COMMENT_ORDER, toCommentRow, type CommentRange, type CommentRow, type NewComment } from './comments.js';
 
 export type { CommentRange, CommentRow } from './comments.js';
 
@@ -145,14 +145,9 @@ export function issuesStore(db: Knex) {
       await trx('issue_assignees').where({ issue_id: issueId }).delete();
       if (userIds.length) await trx('issue_assignees').insert([...new Set(userIds)].map((assignee_id) => ({ issue_id: issueId, assignee_id })));
     },
+    /** A comment row (db/comments.ts keeps them; here for the merge's own record). */
     async insertComment(fields: NewComment, trx: Knex = db): Promise<number> {
-      const now = nowUnix();
-      const [id] = await trx('comments').insert({ ...fields, created_unix: now, updated_unix: now });
-      return Number(id);
-    },
-    async commentById(id: number, trx: Knex = db): Promise<CommentRow | undefined> {
-      const r = await trx('comments').where({ id }).first();
-      return r ? toCommentRow(r) : undefined;
+      return commentsStore(trx).insert(fields, trx);
     },
     /** The issue's conversation: rows of type `comment` only (events are the timeline's). */
     async comments(issueId: number, range: CommentRange, trx: Knex = db): Promise<CommentRow[]> {

@@ -113,3 +113,22 @@ t.test('team review requests in an organization', async (t) => {
   const own = await makePull(w, 'rita');
   t.same((await w.api({ method: 'POST', url: `/api/v1/repos/alice/demo/pulls/${own.index}/requested_reviewers`, as: 'alice', body: { team_reviewers: ['reviewers'] } })).json(), []);
 });
+
+t.test('reviews of a private repository: hidden from those who may not read it', async (t) => {
+  const w = await startWorld(t, { temporal: false });
+  const pull = await makePull(w, 'rita', 'alice/secret');
+  const reviews = `/api/v1/repos/alice/secret/pulls/${pull.index}/reviews`;
+  const made = await w.api({ method: 'POST', url: reviews, as: 'walt', body: { event: 'APPROVED' } });
+  t.equal(made.statusCode, 200, made.body);
+  for (const [who, status] of [[null, 404], ['sam', 404], ['rita', 200], ['walt', 200], ['alice', 200]] as const) {
+    t.equal((await w.api({ url: reviews, as: who })).statusCode, status, `list as ${who ?? 'anonymous'}`);
+    t.equal((await w.api({ url: `${reviews}/${made.json().id}`, as: who })).statusCode, status, `get as ${who ?? 'anonymous'}`);
+    t.equal((await w.api({ url: `${reviews}/${made.json().id}/comments`, as: who })).statusCode, status, `comments as ${who ?? 'anonymous'}`);
+  }
+  t.equal((await w.api({ method: 'POST', url: reviews, as: 'sam', body: { event: 'COMMENT', body: 'x' } })).statusCode, 404);
+  t.equal((await w.api({ method: 'POST', url: `${reviews}/${made.json().id}/dismissals`, as: 'sam', body: {} })).statusCode, 404);
+  t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/secret/pulls/${pull.index}/requested_reviewers`, as: 'sam', body: { reviewers: ['walt'] } })).statusCode, 404);
+  t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/secret/pulls/${pull.index}/requested_reviewers`, as: 'walt', body: { reviewers: ['sam'] } })).json().message,
+    `Reviewer can't read [user_id: ${(await w.db('users').where({ lower_name: 'walt' }).first('id')).id}, repo_id: ${pull.repoId}]`, 'nobody is asked to review what they cannot read');
+  t.equal((await w.api({ method: 'DELETE', url: `${reviews}/${made.json().id}`, as: 'rita' })).statusCode, 403, 'a reader cannot delete the review of another');
+});

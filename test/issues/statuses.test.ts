@@ -111,7 +111,7 @@ t.test('statuses over HTTP', async (t) => {
     const second = await w.api({ url: `/api/v1/repos/alice/demo/commits/${other}/status?limit=1&page=2` });
     t.match(second.json(), { state: 'failure', total_count: 1 });
     t.same(second.json().statuses.map((s: { context: string }) => s.context), ['warn-bot']);
-    t.same((await w.api({ url: at })).json().map((s: { id: number }) => s.id), [1, 2, 3, 4, 5]);
+    t.same((await w.api({ url: `${at}?sort=oldest` })).json().map((s: { id: number }) => s.id), [1, 2, 3, 4, 5]);
   });
 
   t.equal((await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/demo', as: 'alice', body: { archived: true } })).statusCode, 200);
