@@ -71,11 +71,10 @@ export async function renderIssues(rc: IssueRenderContext, issues: IssueRow[]) {
       body: issue.content,
       ref: '',
       assets: [],
-      labels: (labelIds.get(issue.id) ?? []).flatMap((id) => {
-        const l = labels.get(id);
-        if (!l) return [];
-        return [toApiLabel(l, l.org_id !== null ? { orgName: where?.owner.type === USER_TYPE.organization ? ownerName : '' } : { repoFullName: fullName }, appUrl)];
-      }),
+      // By name, as Gitea loads an issue's labels.
+      labels: (labelIds.get(issue.id) ?? []).flatMap((id) => (labels.get(id) ? [labels.get(id)!] : []))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+        .map((l) => toApiLabel(l, l.org_id !== null ? { orgName: where?.owner.type === USER_TYPE.organization ? ownerName : '' } : { repoFullName: fullName }, appUrl)),
       milestone: milestone ? toApiMilestone(milestone) : null,
       assignee: assignees[0] ?? null,
       assignees: assignees.length ? assignees : null,

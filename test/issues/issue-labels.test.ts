@@ -25,7 +25,7 @@ t.test('issue labels', async (t) => {
     const byId = await w.api({ method: 'POST', url, as: 'walt', body: { labels: [labels['scope/b'], foreign, 999999] } });
     t.same(names(byId), ['bug', 'scope/b'], 'an exclusive scope keeps one label: scope/b replaces scope/a');
     t.same(names(await w.api({ url })), ['bug', 'scope/b'], 'listed by name');
-    t.same((await w.api({ url: `/api/v1/repos/alice/demo/issues/${issue.number}` })).json().labels.map((l: { name: string }) => l.name), ['bug', 'scope/b'], 'the issue shows them too');
+    t.same((await w.api({ url: `/api/v1/repos/alice/demo/issues/${issue.number}` })).json().labels.map((l: { name: string }) => l.name), ['bug', 'scope/b'], 'the issue shows them too, by name');
     t.same(names(await w.api({ method: 'POST', url, as: 'walt', body: { labels: [labels.bug + 0.9] } })), ['bug', 'scope/b'], 'a fraction is read as Go reads it (truncated)');
   });
 
@@ -99,5 +99,11 @@ t.test('issue labels', async (t) => {
     const org = byName.json().find((l: { id: number }) => l.id === orgLabel.id);
     t.equal(org.url, `${w.config.APP_URL}api/v1/orgs/acme/labels/${orgLabel.id}`, "the organization's label names where it lives");
     t.equal((await w.api({ method: 'POST', url, as: 'walt', body: { labels: [orgLabel.id] } })).json().some((l: { id: number }) => l.id === orgLabel.id), false, 'not usable outside the organization');
+  });
+
+  await t.test("the issue's JSON lists its labels by name", async (t) => {
+    const late = (await w.api({ method: 'POST', url: '/api/v1/repos/alice/demo/labels', as: 'alice', body: { name: 'aardvark', color: '000000' } })).json();
+    const other = (await w.api({ method: 'POST', url: '/api/v1/repos/alice/demo/issues', as: 'walt', body: { title: 'order', labels: [labels.feature, late.id] } })).json();
+    t.same(other.labels.map((l: { name: string }) => l.name), ['aardvark', 'feature'], 'not by id');
   });
 });
