@@ -44,6 +44,14 @@ export const ConfigSchema = Type.Object({
   ENABLE_METRICS: Type.Boolean({ description: 'serve GET /metrics without a token (METRICS_TOKEN set serves it with one)' }),
   METRICS_TOKEN: Type.String(),
   WORK_IN_PROGRESS_PREFIXES: Type.String(),
+  WEBHOOK_ALLOWED_HOST_LIST: Type.String({ description: "Gitea's [webhook] ALLOWED_HOST_LIST: external, private, loopback, *, CIDRs and host globs, comma-separated" }),
+  WEBHOOK_SKIP_TLS_VERIFY: Type.Boolean(),
+  WEBHOOK_DELIVER_TIMEOUT: Type.Integer({ minimum: 1, maximum: 600, description: 'seconds one delivery attempt may take' }),
+  WEBHOOK_PAGING_NUM: Type.Integer({ minimum: 1, maximum: 1000, description: "a hook's deliveries listed per page" }),
+  WEBHOOK_RETRY_MIN_BACKOFF_MS: Type.Integer({ minimum: 10, description: 'wait before the first retry of a failed delivery; doubled after each' }),
+  WEBHOOK_RETRY_MAX_BACKOFF_MS: Type.Integer({ minimum: 10, description: 'longest wait between retries' }),
+  WEBHOOK_RETRY_WINDOW: Type.Integer({ minimum: 1, description: 'seconds after its event a failing delivery is given up' }),
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: Type.Integer({ minimum: 1, maximum: 1000, description: 'hooks one worker process delivers to at once' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -85,6 +93,14 @@ const defaults = (dataPath: string): Record<string, string> => ({
   ENABLE_METRICS: 'false',
   METRICS_TOKEN: '',
   WORK_IN_PROGRESS_PREFIXES: 'WIP:,[WIP]',
+  WEBHOOK_ALLOWED_HOST_LIST: 'external',
+  WEBHOOK_SKIP_TLS_VERIFY: 'false',
+  WEBHOOK_DELIVER_TIMEOUT: '5',
+  WEBHOOK_PAGING_NUM: '10',
+  WEBHOOK_RETRY_MIN_BACKOFF_MS: '1000',
+  WEBHOOK_RETRY_MAX_BACKOFF_MS: '600000',
+  WEBHOOK_RETRY_WINDOW: '86400',
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: '32',
 });
 
 export class ConfigError extends Error {
@@ -136,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const cfg = out as Config;
   if (cfg.POOL_MIN_THREADS > cfg.POOL_MAX_THREADS) {
     throw new ConfigError('POOL_MIN_THREADS must not exceed POOL_MAX_THREADS');
+  }
+  if (cfg.WEBHOOK_RETRY_MIN_BACKOFF_MS > cfg.WEBHOOK_RETRY_MAX_BACKOFF_MS) {
+    throw new ConfigError('WEBHOOK_RETRY_MIN_BACKOFF_MS must not exceed WEBHOOK_RETRY_MAX_BACKOFF_MS');
   }
   try {
     new URL(cfg.APP_URL);

@@ -72,9 +72,11 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
       historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: config.TEMPORAL_WORKFLOW_ID_PREFIX,
     };
 
+    // Hooks' secrets are sealed by the API and opened by the worker's deliveries: both need it.
+    const secretKey = loadSecretKey(config.SECRET_KEY, config.APP_DATA_PATH);
     let worker: RunningWorker | undefined;
     if (role === 'serve' || role === 'worker') {
-      worker = await startTemporalWorker(temporal, { db, config }).catch((err) => {
+      worker = await startTemporalWorker(temporal, { db, config, secretKey }).catch((err) => {
         throw new StartupError(`cannot start the Temporal worker against ${temporal.address}: ${(err as Error).message}`);
       });
       stops.push(() => worker!.shutdown());
@@ -88,7 +90,6 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
         throw new StartupError(`cannot reach Temporal at ${temporal.address}: ${(err as Error).message}`);
       });
       stops.push(() => pullWorkflows.close());
-      const secretKey = loadSecretKey(config.SECRET_KEY, config.APP_DATA_PATH);
       const built = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: allRoutes });
       app = built;
       stops.push(() => built.close());

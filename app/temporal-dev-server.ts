@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -23,8 +24,8 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** Search attributes the pull request workflows set, so the Temporal UI can find them. */
-export const PULL_SEARCH_ATTRIBUTES = PULL_SEARCH_ATTRIBUTE_KEYS.map((k) => `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`);
+/** Search attributes the pull request and webhook workflows set, so the Temporal UI can find them. */
+export const PULL_SEARCH_ATTRIBUTES = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS].map((k) => `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`);
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -53,6 +53,10 @@ function sortOf(sort: string | undefined): StatusSort | 'default' {
 
 export function statusesStore(db: Knex) {
   return {
+    async byId(id: number, trx: Knex = db): Promise<StatusRow | undefined> {
+      const raw = await trx('commit_statuses').where({ id }).first();
+      return raw ? toStatusRow(raw) : undefined;
+    },
     /**
      * Inserts with the next per-sha index. Two concurrent reporters may pick the same index; the
      * unique key refuses the second and the caller retries.

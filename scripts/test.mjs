@@ -42,7 +42,7 @@ async function startTemporal() {
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
     '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
     '--search-attribute', 'PullRepository=Keyword', '--search-attribute', 'PullIndex=Int', '--search-attribute', 'PullState=Keyword',
-    '--search-attribute', 'PullOperation=Keyword'];
+    '--search-attribute', 'PullOperation=Keyword', '--search-attribute', 'WebhookId=Int', '--search-attribute', 'WebhookOwner=Keyword'];
   for (let i = 0; i < NAMESPACES; i++) args.push('--namespace', `t${i}`);
   const child = spawn(cli, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (!(await waitForPort(port, 60))) {

@@ -16,6 +16,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { copySchemaTemplate } from './schema-template.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
+import type { Resolver } from '../workers/webhook-http.js';
 import { installTemporalLogging } from '../workers/temporal-logging.js';
 import pino from 'pino';
 import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
@@ -47,6 +48,8 @@ export interface TestOptions {
   temporalAddress?: string;
   /** With temporal: run the Temporal worker in this process (default) or leave it to another. */
   worker?: boolean;
+  /** With temporal: how the worker's webhook deliveries resolve host names (the system resolver otherwise). */
+  webhookResolve?: Resolver;
   /** Extra routes for a test (registered before the app is ready). */
   routes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -115,17 +118,17 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   await migrateToLatest(db);
   const pool = createTaskPool(config);
 
+  // The same key the admin command line derives, so secrets sealed by either open in the other.
+  const secretKey = loadSecretKey(config.SECRET_KEY, dataDir);
   let worker: RunningWorker | null = null;
   let pullWorkflows: PullWorkflowClient | null = null;
   if (temporal) {
     // Temporal's log lines follow TEST_LOG_LEVEL like the service's own (silent unless asked).
     installTemporalLogging(pino({ level: config.LOG_LEVEL }));
     const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: config.TEMPORAL_WORKFLOW_ID_PREFIX };
-    if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config });
+    if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config, secretKey, resolve: options.webhookResolve });
     pullWorkflows = await PullWorkflowClient.connect(settings);
   }
-  // The same key the admin command line derives, so secrets sealed by either open in the other.
-  const secretKey = loadSecretKey(config.SECRET_KEY, dataDir);
   const app = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: [...allRoutes, ...(options.routes ?? [])], logger: config.LOG_LEVEL !== 'silent' });
   if (options.listen) await app.listen({ host: '127.0.0.1', port });
 

@@ -1,15 +1,19 @@
-// Makes sure the namespace knows the pull request workflows' search attributes before the worker
+// Makes sure the namespace knows the workflows' search attributes before the worker
 // takes work: a workflow that sets an unknown attribute would fail every workflow task.
 import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
+
+/** Every search attribute the workflows set: the pull requests' and the webhook deliveries'. */
+export const SEARCH_ATTRIBUTE_KEYS = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS];
 
 /** temporal.api.enums.v1.IndexedValueType numbers of the types the attributes use. */
 const INDEXED_TYPE: Record<string, number> = { KEYWORD: 2, INT: 3 };
 
 /** `temporal operator search-attribute create` arguments an operator can run by hand. */
 export function searchAttributeCommand(namespace: string): string {
-  const flags = PULL_SEARCH_ATTRIBUTE_KEYS.map((k) => `--name ${k.name} --type ${TypedSearchAttributes.toMetadataType(k.type)}`).join(' ');
+  const flags = SEARCH_ATTRIBUTE_KEYS.map((k) => `--name ${k.name} --type ${TypedSearchAttributes.toMetadataType(k.type)}`).join(' ');
   return `temporal operator search-attribute create --namespace ${namespace} ${flags}`;
 }
 
@@ -18,7 +22,7 @@ export async function ensureSearchAttributes(address: string, namespace: string)
   try {
     const known = await connection.operatorService.listSearchAttributes({ namespace });
     const defined = new Set([...Object.keys(known.customAttributes ?? {}), ...Object.keys(known.systemAttributes ?? {})]);
-    const missing = PULL_SEARCH_ATTRIBUTE_KEYS.filter((k) => !defined.has(k.name));
+    const missing = SEARCH_ATTRIBUTE_KEYS.filter((k) => !defined.has(k.name));
     if (missing.length === 0) return;
     try {
       await connection.operatorService.addSearchAttributes({

@@ -1,11 +1,18 @@
-// The Temporal worker: runs the pull request workflows and their activities on one task queue.
+// The Temporal worker: runs the pull request and webhook workflows and the pull requests' activities
+// on one task queue, and the webhook activities on their own (`<queue>-webhooks`), so receivers that
+// are slow to answer never hold the slots pull request operations need.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities.js';
+import { WebhookWorkflows } from './webhook-client.js';
+import { hooksStore } from '../db/hooks.js';
+import { webhookActivityQueue } from '../workflows/webhook-messages.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { acceptMergePrefetches } from '../core/pulls/merge-prefetch.js';
 
@@ -74,7 +81,9 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
-export async function startTemporalWorker(settings: WorkerSettings, deps: ActivityDeps): Promise<RunningWorker> {
+export type WorkerDeps = ActivityDeps & WebhookActivityDeps & { config: { WEBHOOK_MAX_CONCURRENT_DELIVERIES: number } };
+
+export async function startTemporalWorker(settings: WorkerSettings, deps: WorkerDeps): Promise<RunningWorker> {
   await ensureSearchAttributes(settings.address, settings.namespace);
   const connection = await NativeConnection.connect({ address: settings.address });
   const worker = await Worker.create({
@@ -84,17 +93,29 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Activi
     workflowBundle: await workflowBundle(),
     activities: createActivities(deps),
   });
+  const webhookWorker = await Worker.create({
+    connection,
+    namespace: settings.namespace,
+    taskQueue: webhookActivityQueue(settings.taskQueue),
+    activities: createWebhookActivities(deps),
+    // One slot per hook delivering at once, plus the dispatcher's.
+    maxConcurrentActivityTaskExecutions: deps.config.WEBHOOK_MAX_CONCURRENT_DELIVERIES + 1,
+  });
   // The API of this process may now read a merge's inputs ahead for this worker's activities.
   const stopPrefetches = acceptMergePrefetches();
-  const done = worker.run().finally(() => {
+  const done = Promise.all([worker.run(), webhookWorker.run()]).then(() => undefined).finally(() => {
     stopPrefetches();
     return connection.close();
   });
+  // Events recorded while no worker ran are dispatched now (a hook created since starts it too).
+  if (await hooksStore(deps.db).anyExists()) {
+    await new WebhookWorkflows(new Client({ connection, namespace: settings.namespace }), { ...deps.config, TEMPORAL_TASK_QUEUE: settings.taskQueue }).startDispatcher();
+  }
   return {
     worker,
     done,
     async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const w of [worker, webhookWorker]) if (w.getState() === 'RUNNING') w.shutdown();
       await done;
     },
   };

@@ -44,6 +44,8 @@ import { repoListRoutes } from './repo-lists.js';
 import { topicRoutes } from './topics.js';
 import { searchRoutes } from './search.js';
 import { settingsRoutes } from './settings.js';
+import { hookRoutes } from './hooks.js';
+import { hookDeliveryRoutes } from './hook-deliveries.js';
 import { webRoutes } from '../web/index.js';
 
 export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -55,6 +57,7 @@ export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
   labelRoutes, milestoneRoutes, issueRoutes, issueLabelRoutes, commentRoutes, reactionRoutes, timelineRoutes, dependencyRoutes,
   reviewRoutes, reviewRequestRoutes, statusRoutes, avatarRoutes,
+  hookRoutes, hookDeliveryRoutes,
   oauth2AppRoutes, webRoutes,
   metricsRoutes,
 ];

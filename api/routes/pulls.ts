@@ -7,7 +7,6 @@ import Type from 'typebox';
 import { NotFoundError, ServiceError } from '../../core/errors.js';
 import { assertNotArchived, type RepoContext } from '../../core/permissions.js';
 import { repoDiskPath } from '../../core/repositories.js';
-import { pullRange, pullStats } from '../../core/pulls/compare.js';
 import { createPull } from '../../core/pulls/create.js';
 import { checkStateChange, editPullFields, mayEditPull } from '../../core/pulls/edit.js';
 import { parseHeadSpec, resolveHeadRepository } from '../../core/pulls/head-spec.js';
@@ -15,14 +14,14 @@ import { listPulls, parseLabelIds, posterIdOf, type PullListItem, type PullState
 import { workInProgressPrefixes } from '../../core/pulls/wip.js';
 import { issuesStore } from '../../db/issues.js';
 import { pullsStore } from '../../db/pulls.js';
-import { branchRef, isValidBranchName, resolveRef, type ShortStat } from '../../git/index.js';
+import { branchRef, isValidBranchName, resolveRef } from '../../git/index.js';
 import { changeBaseUpdate, setStateUpdate, type OperationOutcome, type PullKey } from '../../workflows/pull-messages.js';
 import { readPaging, setPagingHeaders } from '../paging.js';
 import { idempotencyKey, runPullOperation } from '../pull-operations.js';
 import { doerOf, repoFromRequest } from '../repo-request.js';
 import { ApiError } from '../schemas/issue.js';
 import { CreatePullRequestOption, EditPullRequestOption, PullListQuery, PullParams, PullRequest } from '../schemas/pull.js';
-import { toApiPulls } from '../serializers/pull.js';
+import { toApiPull, toApiPulls } from '../serializers/pull.js';
 import type { Static } from 'typebox';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 412: ApiError, 422: ApiError, 423: ApiError };
@@ -55,16 +54,8 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
   }
 
   /** One record as the single-record endpoints send it: with additions, deletions and changed_files. */
-  async function single(request: FastifyRequest, ctx: RepoContext, item: PullListItem) {
-    const stats = new Map<number, ShortStat>();
-    try {
-      const path = repoDiskPath(config, ctx.owner.name, ctx.repo.name);
-      stats.set(item.pull.id, await pullStats(path, await pullRange(path, item.pull)));
-    } catch {
-      // A pull request whose head ref or history is gone still has a record to show.
-    }
-    const [out] = await toApiPulls(serializerDeps, ctx, doerOf(request), [item], { stats, fresh: true });
-    return out;
+  function single(request: FastifyRequest, ctx: RepoContext, item: PullListItem) {
+    return toApiPull(serializerDeps, ctx, doerOf(request), item);
   }
 
   app.get<{ Params: Params; Querystring: Static<typeof PullListQuery> }>('/api/v1/repos/:owner/:repo/pulls', {

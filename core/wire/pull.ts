@@ -14,6 +14,7 @@ import { reposStore, type RepoRow } from '../../db/repos.js';
 import { unixToIso } from '../../db/time.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { listBranches, type ShortStat } from '../../git/index.js';
+import { pullRange, pullStats } from '../pulls/compare.js';
 import { toApiRepo, type ApiRepository } from './repo.js';
 import { toApiUser } from './user.js';
 import { toApiOrganization, toApiTeam } from './organization.js';
@@ -204,4 +205,17 @@ export async function toApiPulls(
     };
     return out;
   });
+}
+
+/** One pull request as the single-record endpoints (and webhook payloads) send it: with its diff stats. */
+export async function toApiPull(deps: PullSerializerDeps, base: RepoContext, viewer: UserRow | null, item: PullListItem): Promise<Record<string, unknown>> {
+  const stats = new Map<number, ShortStat>();
+  try {
+    const path = repoDiskPath(deps.config, base.owner.name, base.repo.name);
+    stats.set(item.pull.id, await pullStats(path, await pullRange(path, item.pull)));
+  } catch {
+    // A pull request whose head ref or history is gone still has a record to show.
+  }
+  const [out] = await toApiPulls(deps, base, viewer, [item], { stats, fresh: true });
+  return out!;
 }
