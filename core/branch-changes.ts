@@ -11,7 +11,8 @@ import { repoDiskPath } from './repositories.js';
 import { protectedBranchesStore } from '../db/protected-branches.js';
 import { reposStore } from '../db/repos.js';
 import type { UserRow } from '../db/users.js';
-import { branchRef, deleteRef, isValidBranchName, resolveRef, setDefaultBranch, updateRef } from '../git/index.js';
+import { branchRef, deleteRef, isValidBranchName, resolveRef, setDefaultBranch, updateRef, zeroSha } from '../git/index.js';
+import { recordHookEvents } from './webhooks/outbox.js';
 
 interface Logger {
   warn(obj: object, msg: string): void;
@@ -47,6 +48,12 @@ export async function renameBranch(services: PushServices, ctx: RepoContext, doe
       await trx('pull_requests').where({ base_repo_id: ctx.repo.id, base_branch: from, has_merged: false }).update({ base_branch: to });
       await trx('pull_requests').where({ head_repo_id: ctx.repo.id, head_branch: from, has_merged: false }).update({ head_branch: to });
       if (isDefault) await reposStore(trx).update(ctx.repo.id, { default_branch: to }, trx);
+      // Gitea announces a rename as the old branch deleted and the new one created.
+      const moved = { kind: 'ref' as const, before: sha, after: sha };
+      await recordHookEvents(trx, [
+        { repoId: ctx.repo.id, event: 'delete', doerId: doer.id, detail: { ...moved, ref: branchRef(from), after: zeroSha(sha) } },
+        { repoId: ctx.repo.id, event: 'create', doerId: doer.id, detail: { ...moved, ref: branchRef(to), before: zeroSha(sha) } },
+      ]);
     });
   } catch (err) {
     await deleteRef(path, branchRef(to), sha).catch(() => undefined);

@@ -65,6 +65,6 @@ export async function pushToBranch(services: PushServices, ctx: RepoContext, doe
   const moved = await updateRef(path, branchRef(move.branch), move.newSha, move.oldSha, { reason: `api push by ${doer.name}` })
     .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `branch ${move.branch}`, true); });
   if (!moved) throw new ConflictError('The branch has changed meanwhile; try again.');
-  const result = await afterPush(services, ctx.repo, [{ ref: branchRef(move.branch), oldSha: move.oldSha ?? zeroSha(move.newSha), newSha: move.newSha }]);
+  const result = await afterPush(services, ctx.repo, [{ ref: branchRef(move.branch), oldSha: move.oldSha ?? zeroSha(move.newSha), newSha: move.newSha }], doer.id);
   for (const problem of result.problems) log?.warn({ err: problem }, 'post-push step failed');
 }

@@ -7,8 +7,9 @@ import { protectionFor } from './branch-protection.js';
 import type { RepoContext } from './permissions.js';
 import { repoDiskPath } from './repositories.js';
 import { reposStore } from '../db/repos.js';
+import { announceRefMoves } from './webhooks/ref-events.js';
 import {
-  branchRef, commitExists, deleteRef, isValidBranchName, isValidRefName, isValidSha, listBranches, resolveRef, updateRef,
+  branchRef, commitExists, deleteRef, isValidBranchName, isValidRefName, isValidSha, listBranches, resolveRef, updateRef, zeroSha,
   type BranchInfo,
 } from '../git/index.js';
 
@@ -63,6 +64,7 @@ export async function createBranch(
   deps: BranchDeps,
   ctx: RepoContext,
   input: { newBranch: string; oldRef?: string; oldBranch?: string },
+  doerId: number | null = null,
 ): Promise<BranchInfo> {
   if (!isValidBranchName(input.newBranch)) throw new UnprocessableError(`invalid branch name: ${input.newBranch}`);
   if (ctx.repo.is_empty) throw new NotFoundError('Git Repository is empty.');
@@ -70,10 +72,11 @@ export async function createBranch(
   const ok = await updateRef(pathOf(deps, ctx), branchRef(input.newBranch), sha, null, { reason: 'branch created' })
     .catch((err: Error) => { throw storageFailure(err) ?? new UnprocessableError(`cannot create branch: ${err.message.split('\n')[0]}`); });
   if (!ok) throw new ConflictError(`The branch with the same name already exists.`);
+  await announceRefMoves(deps.db, ctx.repo.id, doerId, [{ ref: branchRef(input.newBranch), oldSha: zeroSha(sha), newSha: sha }]);
   return { name: input.newBranch, sha };
 }
 
-export async function deleteBranch(deps: BranchDeps, ctx: RepoContext, name: string): Promise<void> {
+export async function deleteBranch(deps: BranchDeps, ctx: RepoContext, name: string, doerId: number | null = null): Promise<void> {
   const branch = await findBranch(deps, ctx, name);
   if (!branch) throw new NotFoundError('Branch doesn\'t exist.');
   if (name === ctx.repo.default_branch) throw new ForbiddenError('can not delete default branch');
@@ -82,6 +85,7 @@ export async function deleteBranch(deps: BranchDeps, ctx: RepoContext, name: str
     throw new ConflictError('The branch has changed; try again.');
   }
   await markHeadBranchDeleted(deps.db, ctx.repo.id, name);
+  await announceRefMoves(deps.db, ctx.repo.id, doerId, [{ ref: branchRef(name), oldSha: branch.sha, newSha: zeroSha(branch.sha) }]);
 }
 
 /** After the first commit arrives (push, branch API), the repository is no longer empty. */

@@ -8,6 +8,12 @@ import { commentsStore, CONVERSATION_TYPES, type CommentRow, type NewComment } f
 import { issuesStore, type IssueRow } from '../db/issues.js';
 import type { UserRow } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
+import { recordHookEvent, type NewHookEvent } from './webhooks/outbox.js';
+
+/** issue_comment for an issue, pull_request_comment for a pull request (both sent as `issue_comment`). */
+function commentEvent(issue: IssueRow, action: string, doerId: number, detail: Omit<Extract<NewHookEvent['detail'], { kind: 'comment' }>, 'kind' | 'issueId'>): NewHookEvent {
+  return { repoId: issue.repo_id, event: issue.is_pull ? 'pull_request_comment' : 'issue_comment', action, doerId, detail: { kind: 'comment', issueId: issue.id, ...detail } };
+}
 
 /**
  * Kinds of comment rows; `comment` and `review` count in an issue's `comments` number, as in Gitea.
@@ -38,7 +44,11 @@ export async function postComment(db: Knex, ctx: RepoContext, issue: IssueRow, d
   if (issue.is_locked && !atLeast(ctx.mode, 'write') && !doer.is_admin) throw new ForbiddenError('You cannot comment on a locked issue.');
   if (await isBlocked(db, ctx.owner.id, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
   if (issue.poster_id !== null && await isBlocked(db, issue.poster_id, doer.id)) throw new ForbiddenError('user is blocked by the issue poster');
-  return db.transaction((trx) => addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'comment', content: body }));
+  return db.transaction(async (trx) => {
+    const comment = await addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'comment', content: body });
+    await recordHookEvent(trx, commentEvent(issue, 'created', doer.id, { commentId: comment.id }));
+    return comment;
+  });
 }
 
 /** Gitea's IsUserBlockedBy: whether any of these accounts blocked the doer (site admins never are). */
@@ -84,24 +94,28 @@ export async function editComment(db: Knex, ctx: RepoContext, loaded: LoadedComm
   if (body === comment.content) return { kind: 'edited', comment };
   // Gitea lets a blocked repository admin still edit (moderation).
   if (!atLeast(ctx.mode, 'admin') && await blockedByAny(db, doer, [issue.poster_id, ctx.owner.id])) throw new ForbiddenError(BLOCKED_USER_MESSAGE);
-  const store = commentsStore(db);
-  if (!(await store.updateContent(comment.id, comment.content_version, body))) {
-    throw new BadRequestError('the comment was changed by someone else; reload it and apply your change again');
-  }
-  return { kind: 'edited', comment: (await store.byId(comment.id))! };
+  await db.transaction(async (trx) => {
+    if (!(await commentsStore(trx).updateContent(comment.id, comment.content_version, body, trx))) {
+      throw new BadRequestError('the comment was changed by someone else; reload it and apply your change again');
+    }
+    await recordHookEvent(trx, commentEvent(issue, 'edited', doer.id, { commentId: comment.id, changes: { body: comment.content } }));
+  });
+  return { kind: 'edited', comment: (await commentsStore(db).byId(comment.id))! };
 }
 
 export type DeleteOutcome = 'forbidden' | 'not-text' | 'deleted';
 
 /** Deletes a comment with its reactions; the conversation count follows. Events cannot be deleted (400). */
 export async function deleteComment(db: Knex, ctx: RepoContext, loaded: LoadedComment, doer: UserRow): Promise<DeleteOutcome> {
-  const { comment } = loaded;
+  const { comment, issue } = loaded;
   if (!mayChange(ctx, comment, doer)) return 'forbidden';
   if (!hasText(comment)) return 'not-text';
   await db.transaction(async (trx) => {
     const store = commentsStore(trx);
     await store.remove([comment.id], trx);
     await store.recountIssueComments(comment.issue_id, trx);
+    const { id, poster_id, content, created_unix, updated_unix } = comment;
+    await recordHookEvent(trx, commentEvent(issue, 'deleted', doer.id, { commentId: id, deleted: { id, poster_id, content, created_unix, updated_unix } }));
   });
   return 'deleted';
 }

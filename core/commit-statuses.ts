@@ -6,6 +6,7 @@ import { statusesStore, type CommitStatusState, type StatusRow } from '../db/sta
 import { checksChangedSignal } from '../workflows/pull-messages.js';
 import type { SignalDefinition } from '@temporalio/common';
 import type { PullKey } from '../workflows/pull-messages.js';
+import { recordHookEvent } from './webhooks/outbox.js';
 
 /** What this module needs of the pull request workflow client (api/pull-workflows.ts). */
 export interface PullSignaller {
@@ -62,9 +63,13 @@ export interface NewCommitStatus {
 export async function createCommitStatus(db: Knex, input: NewCommitStatus): Promise<StatusRow> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await statusesStore(db).insert({
-        repo_id: input.repoId, sha: input.sha, state: input.state, target_url: input.targetUrl,
-        description: input.description, context: input.context || 'default', creator_id: input.creatorId,
+      return await db.transaction(async (trx) => {
+        const row = await statusesStore(trx).insert({
+          repo_id: input.repoId, sha: input.sha, state: input.state, target_url: input.targetUrl,
+          description: input.description, context: input.context || 'default', creator_id: input.creatorId,
+        }, trx);
+        await recordHookEvent(trx, { repoId: input.repoId, event: 'status', doerId: input.creatorId, detail: { kind: 'status', statusId: row.id, sha: row.sha } });
+        return row;
       });
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 20) throw err;

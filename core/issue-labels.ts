@@ -9,6 +9,18 @@ import { addComment } from './comments.js';
 import { labelsStore, type LabelRow } from '../db/labels.js';
 import { issuesStore, type IssueRow } from '../db/issues.js';
 import { USER_TYPE, type UserRow } from '../db/users.js';
+import { recordHookEvents } from './webhooks/outbox.js';
+import { issueEvent, labelEvents } from './webhooks/issue-events.js';
+
+/** Runs a label change and records `label_updated` when the issue's labels changed. */
+async function changingLabels(db: Knex, issue: IssueRow, doer: UserRow, change: (trx: Knex) => Promise<void>): Promise<void> {
+  await db.transaction(async (trx) => {
+    const ids = async () => (await labelsOfIssue(trx, issue.id)).map((l) => l.id);
+    const before = await ids();
+    await change(trx);
+    await recordHookEvents(trx, labelEvents(issue, before, await ids(), doer.id));
+  });
+}
 
 /** The labels the issue carries, by name as Gitea lists them. */
 export async function labelsOfIssue(db: Knex, issueId: number): Promise<LabelRow[]> {
@@ -84,13 +96,13 @@ async function addLabelsIn(trx: Knex, issue: IssueRow, labels: LabelRow[], doer:
 }
 
 export async function addIssueLabels(db: Knex, issue: IssueRow, labels: LabelRow[], doer: UserRow): Promise<void> {
-  await db.transaction((trx) => addLabelsIn(trx, issue, labels, doer));
+  await changingLabels(db, issue, doer, (trx) => addLabelsIn(trx, issue, labels, doer));
 }
 
 export async function replaceIssueLabels(db: Knex, issue: IssueRow, labels: LabelRow[], doer: UserRow): Promise<void> {
   const wanted = oneOfEachScope(labels);
   // Gitea adds first, then removes what is no longer wanted.
-  await db.transaction(async (trx) => {
+  await changingLabels(db, issue, doer, async (trx) => {
     const before = await labelsOfIssue(trx, issue.id);
     await addLabelsIn(trx, issue, wanted, doer);
     for (const label of before) if (!wanted.some((w) => w.id === label.id)) await detach(trx, issue, label, doer);
@@ -99,7 +111,10 @@ export async function replaceIssueLabels(db: Knex, issue: IssueRow, labels: Labe
 
 export async function clearIssueLabels(db: Knex, issue: IssueRow, doer: UserRow): Promise<void> {
   await db.transaction(async (trx) => {
-    for (const label of await labelsOfIssue(trx, issue.id)) await detach(trx, issue, label, doer);
+    const labels = await labelsOfIssue(trx, issue.id);
+    for (const label of labels) await detach(trx, issue, label, doer);
+    // Gitea announces a clearing even of an issue without labels.
+    await recordHookEvents(trx, [issueEvent(issue, 'label', 'label_cleared', doer.id)]);
   });
 }
 
@@ -107,5 +122,5 @@ export async function clearIssueLabels(db: Knex, issue: IssueRow, doer: UserRow)
 export async function removeIssueLabel(db: Knex, issue: IssueRow, labelId: number, doer: UserRow): Promise<void> {
   const label = labelId > 0 ? await labelsStore(db).byIdAnywhere(labelId) : undefined;
   if (!label) throw new UnprocessableError(`label does not exist [label_id: ${labelId > 0 ? 0 : labelId}]`);
-  await db.transaction(async (trx) => detach(trx, issue, label, doer));
+  await changingLabels(db, issue, doer, (trx) => detach(trx, issue, label, doer));
 }

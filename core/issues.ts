@@ -12,6 +12,8 @@ import { issuesStore, type IssueRow } from '../db/issues.js';
 import { milestonesStore } from '../db/milestones.js';
 import { usersStore, USER_TYPE, type UserRow } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
+import { recordHookEvents } from './webhooks/outbox.js';
+import { assigneeEvents, editedEvents, issueEvent, milestoneEvents } from './webhooks/issue-events.js';
 
 export const MAX_ISSUE_TITLE = 255;
 
@@ -95,6 +97,13 @@ export async function createIssue(db: Knex, ctx: RepoContext, doer: UserRow, inp
     await store.replaceAssignees(issueId, assignees.map((u) => u.id), trx);
     // Gitea creates a closed issue open and then closes it, which leaves the close record.
     if (closed) await addComment(trx, { issueId, posterId: doer.id, type: 'close', content: '' });
+    // Gitea assigns, then announces the new issue, then closes it.
+    const made = { id: issueId, repo_id: ctx.repo.id, is_pull: false };
+    await recordHookEvents(trx, [
+      ...assigneeEvents(made, [], assignees.map((u) => u.id), doer.id),
+      issueEvent(made, 'main', 'opened', doer.id),
+      ...(closed ? [issueEvent(made, 'main', 'closed', doer.id)] : []),
+    ]);
     return issueId;
   });
   return (await issuesStore(db).byId(id))!;
@@ -116,6 +125,7 @@ export async function setIssueClosed(db: Knex, issue: IssueRow, closed: boolean,
       .update({ is_closed: closed, closed_unix: closed ? nowUnix() : null, updated_unix: nowUnix() });
     if (Number(changed) === 0) return;
     await addComment(trx, { issueId: issue.id, posterId: doer.id, type: closed ? 'close' : 'reopen', content: '' });
+    await recordHookEvents(trx, [issueEvent(issue, 'main', closed ? 'closed' : 'reopened', doer.id)]);
   });
 }
 
@@ -136,29 +146,36 @@ export async function editIssue(db: Knex, ctx: RepoContext, issue: IssueRow, doe
   const canWrite = atLeast(ctx.mode, 'write');
   const isPoster = issue.poster_id === doer.id;
   if (!canWrite && !isPoster) throw new ForbiddenError('only the poster or a writer may edit this issue');
-  const store = issuesStore(db);
   const fields: Partial<IssueRow> = {};
   if (edit.title !== undefined) fields.title = checkTitle(edit.title);
+  let assignees: UserRow[] | undefined;
   if (canWrite) {
     if (edit.unset_due_date) fields.deadline_unix = null;
     else if (edit.due_date !== undefined) fields.deadline_unix = edit.due_date ? deadlineUnix(edit.due_date) : null;
     // Gitea treats milestone 0 as "remove".
     if (edit.milestone !== undefined) fields.milestone_id = await milestoneIdFor(db, ctx.repo.id, edit.milestone ?? 0);
     if (edit.assignees !== undefined || edit.assignee !== undefined) {
-      const names = edit.assignees ?? (edit.assignee ? [edit.assignee] : []);
-      const assignees = await resolveAssignees(db, ctx, names);
-      await store.replaceAssignees(issue.id, assignees.map((u) => u.id));
+      assignees = await resolveAssignees(db, ctx, edit.assignees ?? (edit.assignee ? [edit.assignee] : []));
     }
   }
-  if (edit.body !== undefined && edit.body !== issue.content) {
-    const version = edit.content_version ?? issue.content_version;
-    if (!(await store.updateContent(issue.id, version, edit.body))) {
+  const body = edit.body !== undefined && edit.body !== issue.content ? edit.body : undefined;
+  // One transaction: every change lands with the events hooks hear of it, or none does.
+  await db.transaction(async (trx) => {
+    const store = issuesStore(trx);
+    const assigneesBefore = assignees ? (await store.assigneeIdsOf([issue.id], trx)).get(issue.id) ?? [] : [];
+    if (assignees) await store.replaceAssignees(issue.id, assignees.map((u) => u.id), trx);
+    if (body !== undefined && !(await store.updateContent(issue.id, edit.content_version ?? issue.content_version, body, trx))) {
       throw new BadRequestError('the issue body was changed by someone else; reload it and apply your change again');
     }
-  }
-  if (Object.keys(fields).length) await store.update(issue.id, fields);
+    if (Object.keys(fields).length) await store.update(issue.id, fields, trx);
+    await recordHookEvents(trx, [
+      ...editedEvents(issue, { title: fields.title, body }, doer.id),
+      ...(assignees ? assigneeEvents(issue, assigneesBefore, assignees.map((u) => u.id), doer.id) : []),
+      ...milestoneEvents(issue, fields.milestone_id, doer.id),
+    ]);
+  });
   if (edit.state !== undefined) await setIssueClosed(db, issue, edit.state === 'closed', doer);
-  return (await store.byId(issue.id))!;
+  return (await issuesStore(db).byId(issue.id))!;
 }
 
 export { findMilestone };

@@ -13,6 +13,7 @@ import {
   branchNameOf, branchRef, fetchIntoRepository, getDefaultBranch, isZeroSha, pullHeadRef, resolveRef, setDefaultBranch, updateRef,
 } from '../git/index.js';
 import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows/pull-messages.js';
+import { announceRefMoves } from './webhooks/ref-events.js';
 
 export interface RefUpdate {
   ref: string;
@@ -80,8 +81,10 @@ async function moveHead(services: PushServices, headRepo: RepoRow, headPath: str
   await services.db('pull_requests').where({ id: pull.id }).update({ head_commit_id: sha });
 }
 
-export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[]): Promise<AfterPushResult> {
+export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null): Promise<AfterPushResult> {
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
+  // Hooks hear of the push (git's update is the change; its events are recorded as soon as it is known).
+  await announceRefMoves(services.db, repo.id, pusherId, updates);
   const path = await repoPath(services, repo);
   const branchUpdates = updates
     .map((u) => ({ ...u, branch: branchNameOf(u.ref) }))

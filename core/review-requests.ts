@@ -11,6 +11,15 @@ import { reposStore } from '../db/repos.js';
 import { reviewsStore } from '../db/reviews.js';
 import { toTeamRow, type TeamRow } from '../db/teams.js';
 import { toUserRow, usersStore, USER_TYPE, type UserRow } from '../db/users.js';
+import { recordHookEvents, type NewHookEvent } from './webhooks/outbox.js';
+
+/** pull_request_review_request: one event per reviewer asked or no longer asked. */
+function reviewRequestEvents(pull: ReviewPull, doer: UserRow, reviewerIds: number[], add: boolean): NewHookEvent[] {
+  return reviewerIds.map((reviewerId) => ({
+    repoId: pull.issue.repo_id, event: 'pull_request_review_request', action: add ? 'review_requested' : 'review_request_removed',
+    doerId: doer.id, detail: { kind: 'issue', issueId: pull.issue.id, reviewerId },
+  }));
+}
 
 /** Names as a client sends them: user names or e-mail addresses, and team names. */
 export interface ReviewRequestNames {
@@ -88,6 +97,7 @@ export async function changeReviewRequests(db: Knex, ctx: RepoContext, pull: Rev
         if (official) await store.unofficializeReviewer(issue.id, reviewer.id, trx);
         const id = await store.insert({ issue_id: issue.id, reviewer_id: reviewer.id, type: 'REQUEST_REVIEW', content: '', commit_id: '', official }, trx);
         await addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'review_request', content: '', review_id: id, assignee_id: reviewer.id });
+        await recordHookEvents(trx, reviewRequestEvents(pull, doer, [reviewer.id], true));
         return id;
       }));
     } else {
@@ -98,6 +108,7 @@ export async function changeReviewRequests(db: Knex, ctx: RepoContext, pull: Rev
         await reviewsStore(trx).remove(last.id, trx);
         if (official) await restoreLatestOfficial(trx, issue.id, reviewer.id);
         await addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'review_request', content: '', assignee_id: reviewer.id, removed_assignee: true });
+        await recordHookEvents(trx, reviewRequestEvents(pull, doer, [reviewer.id], false));
       });
     }
   }
@@ -112,6 +123,9 @@ export async function changeReviewRequests(db: Knex, ctx: RepoContext, pull: Rev
       made.push(await db.transaction(async (trx) => {
         const id = await reviewsStore(trx).insert({ issue_id: issue.id, reviewer_team_id: team.id, type: 'REQUEST_REVIEW', content: '', commit_id: '', official }, trx);
         await addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'review_request', content: '', review_id: id, assignee_team_id: team.id });
+        // Gitea tells each of the team's members (but the poster) they were asked.
+        const members = (await trx('team_members').where({ team_id: team.id }).select('user_id')).map((r: { user_id: unknown }) => Number(r.user_id));
+        await recordHookEvents(trx, reviewRequestEvents(pull, doer, members.filter((m) => m !== issue.poster_id), true));
         return id;
       }));
     } else {

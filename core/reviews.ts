@@ -3,6 +3,8 @@
 // submitting it, deleting, dismissing, and the approval state a branch protection rule asks about.
 import { BLOCKED_USER_MESSAGE } from './blocks.js';
 import type { Knex } from 'knex';
+import { recordHookEvent } from './webhooks/outbox.js';
+import type { HookEventType } from './webhooks/events.js';
 import { ForbiddenError, NotFoundError, UnprocessableError } from './errors.js';
 import { atLeast, type RepoContext } from './permissions.js';
 import { addComment, blockedByAny } from './comments.js';
@@ -59,6 +61,11 @@ export function reviewTypeFor(issue: IssueRow, doer: UserRow, event: string | un
   return type;
 }
 
+/** Gitea's PullRequestReview notification: the kinds of review hooks hear (a pending one is not heard). */
+const REVIEW_HOOK_EVENTS: Partial<Record<ReviewType, HookEventType>> = {
+  APPROVED: 'pull_request_review_approved', REQUEST_CHANGES: 'pull_request_review_rejected', COMMENT: 'pull_request_review_comment',
+};
+
 export interface ReviewSubmission {
   type: ReviewType;
   body: string;
@@ -96,6 +103,13 @@ async function submitIn(trx: Knex, ctx: RepoContext, pull: ReviewPull, doer: Use
     if (s.type !== 'PENDING') await store.removeRequestsOf(issue.id, doer.id, trx);
   }
   await addComment(trx, { issueId: issue.id, posterId: doer.id, type: 'review', content: s.body, review_id: reviewId });
+  const hookKind = REVIEW_HOOK_EVENTS[s.type];
+  if (hookKind) {
+    await recordHookEvent(trx, {
+      repoId: issue.repo_id, event: hookKind, action: 'reviewed', doerId: doer.id,
+      detail: { kind: 'review', issueId: issue.id, reviewId, reviewerId: doer.id, content: s.body, reviewType: s.type === 'APPROVED' ? 'approved' : s.type === 'REQUEST_CHANGES' ? 'rejected' : 'comment' },
+    });
+  }
   if (verdict && ctx.owner.type === USER_TYPE.organization) {
     for (const request of await store.teamRequests(issue.id, trx)) {
       const member = await trx('team_members').where({ team_id: request.reviewer_team_id, user_id: doer.id }).first('team_id');

@@ -8,9 +8,12 @@ import type { RepoContext } from './permissions.js';
 import { gitIdentity } from './pulls/git-identity.js';
 import { repoDiskPath } from './repositories.js';
 import type { UserRow } from '../db/users.js';
-import { createTag, deleteRef, isValidRefName, listTags, type TagInfo } from '../git/index.js';
+import { createTag, deleteRef, isValidRefName, listTags, zeroSha, type TagInfo } from '../git/index.js';
+import { announceRefMoves } from './webhooks/ref-events.js';
+import type { Knex } from 'knex';
 
 export interface TagDeps {
+  db: Knex;
   config: { APP_DATA_PATH: string };
 }
 
@@ -35,12 +38,14 @@ export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserR
   if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
   const tag = (await listTags(path)).find((t) => t.name === input.name);
   if (!tag) throw new NotFoundError(`tag doesn't exist: ${input.name}`);
+  await announceRefMoves(deps.db, ctx.repo.id, doer.id, [{ ref: `refs/tags/${tag.name}`, oldSha: zeroSha(tag.id), newSha: tag.id }]);
   return tag;
 }
 
-export async function deleteRepoTag(deps: TagDeps, ctx: RepoContext, name: string): Promise<void> {
+export async function deleteRepoTag(deps: TagDeps, ctx: RepoContext, name: string, doerId: number | null = null): Promise<void> {
   const path = repoDiskPath(deps.config, ctx.owner.name, ctx.repo.name);
   const tag = ctx.repo.is_empty ? undefined : (await listTags(path)).find((t) => t.name.toLowerCase() === name.toLowerCase());
   if (!tag) throw new NotFoundError();
   if (!(await deleteRef(path, `refs/tags/${tag.name}`, tag.id, { reason: 'tag deleted' }))) throw new ConflictError('The tag has changed meanwhile; try again.');
+  await announceRefMoves(deps.db, ctx.repo.id, doerId, [{ ref: `refs/tags/${tag.name}`, oldSha: tag.id, newSha: zeroSha(tag.id) }]);
 }

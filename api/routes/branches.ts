@@ -106,7 +106,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
     const ctx = await repoForChange(request, request.params, 'write');
     const branch = await createBranch(deps, ctx, {
       newBranch: request.body.new_branch_name, oldRef: request.body.old_ref_name, oldBranch: request.body.old_branch_name,
-    });
+    }, ctx.doer.id);
     if (ctx.repo.is_empty) await markNotEmpty(db, ctx.repo.id);
     reply.code(201);
     return (await toApiBranches(request, ctx, [branch]))[0];
@@ -142,7 +142,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'write');
-    await deleteBranch(deps, ctx, request.params['*']);
+    await deleteBranch(deps, ctx, request.params['*'], ctx.doer.id);
     reply.code(204);
   });
 }

@@ -158,7 +158,7 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
             if ((isZeroSha(cmd.newSha) && now === null) || now === cmd.newSha) applied.push(cmd);
           }
           if (applied.length > 0) {
-            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, applied);
+            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, applied, request.doer?.id ?? null);
             for (const problem of result.problems) request.log.warn({ err: problem }, 'post-receive step failed');
           }
         } catch (err) {

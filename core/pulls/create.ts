@@ -16,6 +16,8 @@ import { milestonesStore } from '../../db/milestones.js';
 import { pullsStore, type PullRow, type PullTargets } from '../../db/pulls.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
 import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, isValidBranchName, mergeBase, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
+import { recordHookEvents } from '../webhooks/outbox.js';
+import { assigneeEvents, issueEvent } from '../webhooks/issue-events.js';
 import { headChangedSignal } from '../../workflows/pull-messages.js';
 
 export interface PullDeps {
@@ -128,6 +130,9 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
       head_branch: head.branch, head_commit_id: headSha,
       allow_maintainer_edit: input.allow_maintainer_edit ?? ctx.repo.default_allow_maintainer_edit,
     }, trx);
+    // Gitea assigns, then announces the new pull request.
+    const made = { id: issueId, repo_id: ctx.repo.id, is_pull: true };
+    await recordHookEvents(trx, [...assigneeEvents(made, [], assignees.map((u) => u.id), doer.id), issueEvent(made, 'main', 'opened', doer.id)]);
     return { issueId, pullId, index };
   });
 

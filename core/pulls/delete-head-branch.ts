@@ -1,6 +1,8 @@
 // After a merge: delete the head branch when asked (Gitea's rules: skipped when another open pull
 // request uses it; pull requests based on it are retargeted to the merged one's base first).
-import { branchRef, deleteRef, resolveRef } from '../../git/index.js';
+import { branchRef, deleteRef, resolveRef, zeroSha } from '../../git/index.js';
+import { recordHookEvent } from '../webhooks/outbox.js';
+import { announceRefMoves } from '../webhooks/ref-events.js';
 import { usersStore } from '../../db/users.js';
 import { pullsStore } from '../../db/pulls.js';
 import { nowUnix } from '../../db/time.js';
@@ -35,12 +37,14 @@ export async function deleteMergedHeadBranch(deps: OperationDeps, key: PullKey, 
     await deps.db.transaction(async (trx) => {
       await pulls.update(child.id, { base_branch: ctx.pull.base_branch, status: 'checking' }, trx);
       await addComment(trx, { issueId: child.issue_id, posterId: doer.id, type: 'change_target_branch', content: JSON.stringify({ old: ctx.pull.head_branch, new: ctx.pull.base_branch }) });
+      await recordHookEvent(trx, { repoId: ctx.baseRepo.id, event: 'pull_request', action: 'edited', doerId: doer.id, detail: { kind: 'issue', issueId: child.issue_id, changes: { ref: ctx.pull.head_branch } } });
     });
   }
   if (!(await deleteRef(ctx.headPath, branchRef(ctx.pull.head_branch), sha))) {
     return { status: 409, body: { message: 'the head branch moved while it was being deleted' } };
   }
   await pulls.update(ctx.pull.id, { head_branch_deleted: true });
+  await announceRefMoves(deps.db, ctx.headRepo.id, doer.id, [{ ref: branchRef(ctx.pull.head_branch), oldSha: sha, newSha: zeroSha(sha) }]);
   try {
     await addComment(deps.db, { issueId: ctx.issue.id, posterId: doer.id, type: 'delete_branch', content: ctx.pull.head_branch });
     await deps.db('issues').where({ id: ctx.issue.id }).update({ updated_unix: nowUnix() });

@@ -8,6 +8,8 @@ import { labelsForIssue } from '../labels.js';
 import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import { MERGED_STATE_MESSAGE } from './state.js';
 import { issuesStore, type IssueRow } from '../../db/issues.js';
+import { recordHookEvents } from '../webhooks/outbox.js';
+import { assigneeEvents, editedEvents, labelEvents, milestoneEvents } from '../webhooks/issue-events.js';
 import { milestonesStore } from '../../db/milestones.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { reposStore } from '../../db/repos.js';
@@ -123,6 +125,10 @@ export async function editPullFields(db: Knex, ctx: RepoContext, pull: PullRow, 
 
   await db.transaction(async (trx) => {
     const store = issuesStore(trx);
+    const [assigneesBefore, labelsBefore] = await Promise.all([
+      assignees ? store.assigneeIdsOf([issue.id], trx).then((m) => m.get(issue.id) ?? []) : [],
+      labels ? store.labelIdsOf([issue.id], trx).then((m) => m.get(issue.id) ?? []) : [],
+    ]);
     if (edit.body !== undefined && edit.body !== null && edit.body !== issue.content) {
       if (!(await store.updateContent(issue.id, issue.content_version, edit.body, trx))) {
         throw new BadRequestError('the body was changed concurrently; reload it and apply your change again');
@@ -134,5 +140,11 @@ export async function editPullFields(db: Knex, ctx: RepoContext, pull: PullRow, 
       await pullsStore(trx).update(pull.id, { allow_maintainer_edit: maintainerEdit }, trx);
     }
     await store.update(issue.id, fields, trx);
+    await recordHookEvents(trx, [
+      ...editedEvents(issue, { title: fields.title, body: edit.body ?? undefined }, doer.id),
+      ...(assignees ? assigneeEvents(issue, assigneesBefore, assignees, doer.id) : []),
+      ...(labels ? labelEvents(issue, labelsBefore, labels, doer.id) : []),
+      ...milestoneEvents(issue, fields.milestone_id, doer.id),
+    ]);
   });
 }

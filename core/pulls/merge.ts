@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import {
   EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
-  branchRef, commitExists, gitTimestamp, isAncestor, isValidSha, mergeCommitForStyle, predictMergeCommit, resolveRef, updateRef,
+  branchRef, commitExists, gitTimestamp, isAncestor, isValidSha, mergeCommitForStyle, predictMergeCommit, readCommit, resolveRef, updateRef,
   type StyleMergeRequest,
 } from '../../git/index.js';
 import { pullsStore } from '../../db/pulls.js';
@@ -13,6 +13,8 @@ import { nowUnix } from '../../db/time.js';
 import { isSqlite } from '../../db/connection.js';
 import { issuesStore } from '../../db/issues.js';
 import { storageFailure } from '../errors.js';
+import { recordHookEvent } from '../webhooks/outbox.js';
+import { recordRefEvents } from '../webhooks/ref-events.js';
 import { faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
@@ -49,9 +51,10 @@ function refuse(status: number, message: string, extra: Partial<MergeOutcome> = 
  */
 async function recordMerge(
   db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string,
-  moveRef?: () => Promise<boolean>,
+  moveRef?: () => Promise<boolean>, baseBefore?: string,
 ): Promise<boolean> {
   const now = nowUnix();
+  const events = await mergeEvents(ctx, doer, style, commit, baseBefore);
   try {
     await db.transaction(async (trx) => {
       const updated = await trx('pull_requests').where({ id: ctx.pull.id, has_merged: false }).update({
@@ -64,6 +67,7 @@ async function recordMerge(
       // Not addComment: an event comment changes no count, and nobody reads the row back here.
       await issuesStore(trx).insertComment({ issue_id: ctx.issue.id, poster_id: doer.id, type: 'merge_pull', content: commit }, trx);
       await trx('pull_auto_merges').where({ pull_id: ctx.pull.id }).delete();
+      await events(trx);
       if (!moveRef) return;
       if (!(await moveRef())) throw new RefNotMoved();
       faultPoint('merge:after-ref-update');
@@ -73,6 +77,19 @@ async function recordMerge(
     throw err;
   }
   return true;
+}
+
+/**
+ * What hooks hear of a merge, recorded with it: the base branch pushed (not for a manual merge,
+ * which moves nothing) and the pull request closed. A merge resumed after a crash no longer knows
+ * where the base was: the merge commit's first parent stands in.
+ */
+async function mergeEvents(ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, baseBefore?: string) {
+  const before = style === 'manually-merged' ? null : baseBefore ?? (await readCommit(ctx.basePath, commit).catch(() => null))?.parents[0] ?? null;
+  return async (trx: Knex) => {
+    if (before) await recordRefEvents(trx, ctx.baseRepo.id, doer.id, [{ ref: branchRef(ctx.pull.base_branch), oldSha: before, newSha: commit }]);
+    await recordHookEvent(trx, { repoId: ctx.baseRepo.id, event: 'pull_request', action: 'closed', doerId: doer.id, detail: { kind: 'issue', issueId: ctx.issue.id, merged: true } });
+  };
 }
 
 /** Thrown inside the transaction to roll it back when the compare-and-swap finds the base moved. */
@@ -88,12 +105,12 @@ class RefNotMoved extends Error {}
  */
 async function recordMergeAroundRefUpdate(
   db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string,
-  moveRef: () => Promise<boolean>,
+  moveRef: () => Promise<boolean>, baseBefore: string,
 ): Promise<boolean> {
-  if (!isSqlite(db)) return recordMerge(db, ctx, doer, style, commit, mergeBase, operationId, moveRef);
+  if (!isSqlite(db)) return recordMerge(db, ctx, doer, style, commit, mergeBase, operationId, moveRef, baseBefore);
   if (!(await moveRef())) return false;
   faultPoint('merge:after-ref-update');
-  return recordMerge(db, ctx, doer, style, commit, mergeBase, operationId);
+  return recordMerge(db, ctx, doer, style, commit, mergeBase, operationId, undefined, baseBefore);
 }
 
 /** A retry of an operation that already journalled or finished its merge completes it, nothing more. */
@@ -235,7 +252,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     if (typeof commit !== 'string') return commit;
     faultPoint('merge:after-journal');
     const moveRef = () => updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
-    if (!(await recordMergeAroundRefUpdate(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId, moveRef))) {
+    if (!(await recordMergeAroundRefUpdate(deps.db, ctx, doer, style, commit, mergeability.mergeBase, op.operationId, moveRef, mergeability.baseSha))) {
       // The base moved under us (another merge or a push): merge again on the new base.
       await journal.forget();
       continue;

@@ -13,6 +13,8 @@ import { nowUnix } from '../../db/time.js';
 import { usersStore } from '../../db/users.js';
 import { branchRef, isValidBranchName, mergeBase, repositoryPath, resolveRef } from '../../git/index.js';
 import { headChangedSignal, type OperationOutcome, type PullKey } from '../../workflows/pull-messages.js';
+import { recordHookEvent } from '../webhooks/outbox.js';
+import { issueEvent } from '../webhooks/issue-events.js';
 
 export const MERGED_STATE_MESSAGE = 'cannot change state of this pull request, it was already merged';
 export const OPEN_DEPENDENCIES_MESSAGE = 'cannot close this issue or pull request because it still has open dependencies';
@@ -47,6 +49,7 @@ export async function applySetState(db: Knex, key: PullKey, doerId: number, stat
     // A reopened pull request may have missed pushes while closed: its mergeability is unknown.
     if (!closing) await pullsStore(trx).update(pull.id, { status: 'checking' }, trx);
     await addComment(trx, { issueId: issue.id, posterId: doerId, type: closing ? 'close' : 'reopen', content: '' });
+    await recordHookEvent(trx, issueEvent(issue, 'main', closing ? 'closed' : 'reopened', doerId));
   });
   return { status: 200 };
 }
@@ -77,6 +80,7 @@ export async function applyChangeBase(db: Knex, repositoriesRoot: string, key: P
     await pullsStore(trx).update(pull.id, { base_branch: base, status: 'checking', merge_base: newMergeBase ?? '', conflicted_files: [] }, trx);
     await issuesStore(trx).update(issue.id, {}, trx);
     await addComment(trx, { issueId: issue.id, posterId: doerId, type: 'change_target_branch', content: JSON.stringify({ old: oldBase, new: base }) });
+    await recordHookEvent(trx, issueEvent(issue, 'main', 'edited', doerId, { changes: { ref: oldBase } }));
   });
   return { status: 200 };
 }

@@ -12,6 +12,7 @@ import { atLeast, repoAccessMode, type RepoContext } from '../permissions.js';
 import { gitIdentity } from './git-identity.js';
 import { updateMergeMessage } from './merge-message.js';
 import { syncHeadRef } from './mergeability.js';
+import { recordRefEvents } from '../webhooks/ref-events.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
 import type { PullKey, UpdateBranchOutcome, UpdateBranchRequest } from '../../workflows/pull-messages.js';
 
@@ -69,7 +70,10 @@ export async function updatePullBranch(deps: OperationDeps, key: PullKey, req: U
     }
     faultPoint('update:after-ref-update');
     await syncHeadRef(ctx);
-    await deps.db('pull_requests').where({ id: ctx.pull.id }).update({ head_commit_id: newHead, status: 'checking' });
+    await deps.db.transaction(async (trx) => {
+      await trx('pull_requests').where({ id: ctx.pull.id }).update({ head_commit_id: newHead, status: 'checking' });
+      await recordRefEvents(trx, ctx.headRepo!.id, doer.id, [{ ref: branchRef(ctx.pull.head_branch), oldSha: headSha, newSha: newHead }]);
+    });
     return { status: 200, moved: { repoId: ctx.headRepo!.id, branch: ctx.pull.head_branch, sha: newHead } };
   } finally {
     if (!sameRepo) await deleteRef(ctx.headPath, baseRefInHead).catch(() => undefined);

@@ -63,7 +63,8 @@ function afterCommit(trx: Knex): void {
 // Whether a repository's events are heard, asked once per transaction (a change may record several).
 const heardIn = new WeakMap<Knex, Map<number, Promise<boolean>>>();
 
-function isHeard(trx: Knex, repoId: number): Promise<boolean> {
+/** Whether any active hook hears the repository's events (asked once per transaction). */
+export function isHeard(trx: Knex, repoId: number): Promise<boolean> {
   if (!trx.isTransaction) return hooksStore(trx).anyActiveFor(repoId, trx);
   let cache = heardIn.get(trx);
   if (!cache) heardIn.set(trx, (cache = new Map()));
