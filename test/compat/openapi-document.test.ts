@@ -18,6 +18,12 @@ const EXTENSIONS: Record<string, string> = {
   'POST /user/2fa/totp': 'userEnrollTotp',
   'DELETE /user/2fa/totp': 'userDisableTotp',
   'PUT /user/2fa/totp/confirm': 'userConfirmTotp',
+  'GET /repos/{owner}/{repo}/hooks/{id}/deliveries': 'repoListHookDeliveries',
+  'GET /repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery}': 'repoGetHookDelivery',
+  'POST /repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery}/redeliver': 'repoRedeliverHookDelivery',
+  'GET /orgs/{org}/hooks/{id}/deliveries': 'orgListHookDeliveries',
+  'GET /orgs/{org}/hooks/{id}/deliveries/{delivery}': 'orgGetHookDelivery',
+  'POST /orgs/{org}/hooks/{id}/deliveries/{delivery}/redeliver': 'orgRedeliverHookDelivery',
 };
 
 /**
@@ -114,7 +120,7 @@ t.test('the document has Gitea\'s operationIds, tags and model names', async (t)
     t.equal(doc.definitions[name]?.title, name, `definition ${name}`);
   }
   const giteaNames = new Set(Object.keys(gitea.definitions));
-  const ownModels = ['CurrentAccessToken', 'TotpEnrolment', 'TotpConfirmOption', 'TwoFactorStatus'];
+  const ownModels = ['CurrentAccessToken', 'TotpEnrolment', 'TotpConfirmOption', 'TwoFactorStatus', 'HookDelivery'];
   t.same(Object.keys(doc.definitions).filter((n) => !giteaNames.has(n) && !ownModels.includes(n)), [], 'every other definition is one of Gitea\'s models');
 });
 
