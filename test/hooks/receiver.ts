@@ -19,6 +19,8 @@ export class Receiver {
   answer: (req: Received) => Answer = () => ({ status: 200, body: 'ok' });
   private server: Server | null = null;
   private sockets = new Set<Socket>();
+  /** TCP connections accepted (a refused address must not even be connected to). */
+  connections = 0;
   port = 0;
   host: string;
 
@@ -49,6 +51,7 @@ export class Receiver {
       });
     });
     server.on('connection', (s: Socket) => {
+      this.connections++;
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
