@@ -140,7 +140,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
   }
 
   return {
-    async dispatchEvents(): Promise<DispatchRound> {
+    dispatchEvents: () => heartbeating(async (): Promise<DispatchRound> => {
       const context = activityContext();
       const workflows = workflowsOf(context);
       let woken = false;
@@ -153,7 +153,6 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       let lastSweep = 0;
       try {
         while (Date.now() < until && !context?.cancellationSignal.aborted) {
-          context?.heartbeat();
           woken = false;
           const out = await dispatchHookEvents(deps, DISPATCH_BATCH);
           for (const hookId of out.hookIds) await workflows?.wakeHook(hookId);
@@ -178,7 +177,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       } finally {
         off();
       }
-    },
+    }),
 
     deliverPending: (hookId) => heartbeating(async (): Promise<DeliveryRound> => {
       const store = deliveriesStore(deps.db);

@@ -17,7 +17,8 @@ export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Pro
   const { deliverPending } = proxyActivities<WebhookActivities>({
     taskQueue: input.activityQueue,
     startToCloseTimeout: '15 minutes',
-    heartbeatTimeout: '30 seconds',
+    // Its heartbeats come every second: a dead worker's delivery is taken over within this.
+    heartbeatTimeout: '8 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
   let described = false;

@@ -11,7 +11,8 @@ export async function webhookDispatchWorkflow(input: DispatcherInput): Promise<v
   const { dispatchEvents } = proxyActivities<WebhookActivities>({
     taskQueue: input.activityQueue,
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: '20 seconds',
+    // Its heartbeats come every second: a dead worker's round is taken over within this.
+    heartbeatTimeout: '8 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
   for (let round = 0; round < ROUNDS_PER_RUN && !workflowInfo().continueAsNewSuggested; round++) {
