@@ -40,6 +40,10 @@ const SCENARIOS: Scenario[] = [
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },
   {
+    name: 'webhooks', script: 'webhooks', args: ['5000'],
+    about: 'A burst of 5,000 issue comments heard by 10 hooks (50,000 deliveries to local receivers): delivery latency after the causing request answered, the comment requests\' and a probe\'s latency against the same burst with the hooks inactive, the service\'s peak RSS.',
+  },
+  {
     name: 'token-auth', script: 'token-auth', args: ['5'],
     about: 'CPU per token authentication, and `GET /api/v1/version` anonymous against with a token (the overhead of authentication), SQLite and MariaDB; peak RSS.',
   },

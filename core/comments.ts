@@ -31,9 +31,11 @@ export const MAX_COMMENT_LENGTH = 65535;
 export async function addComment(trx: Knex, input: { issueId: number; posterId: number | null; type: CommentType; content: string } & Partial<NewComment>): Promise<CommentRow> {
   const store = commentsStore(trx);
   const { issueId, posterId, ...rest } = input;
+  // The issue row is locked first: the comment's foreign key takes a shared lock on it, and two
+  // comments each holding one while waiting to write the count deadlocked (MariaDB).
+  await trx('issues').where({ id: issueId }).update({ updated_unix: nowUnix() });
   const id = await store.insert({ ...rest, issue_id: issueId, poster_id: posterId }, trx);
   if (CONVERSATION_TYPES.includes(input.type)) await store.recountIssueComments(issueId, trx);
-  await trx('issues').where({ id: issueId }).update({ updated_unix: nowUnix() });
   return (await store.byId(id, trx))!;
 }
 

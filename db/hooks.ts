@@ -174,6 +174,12 @@ export function hookEventsStore(db: Knex) {
       const raw = await trx('webhook_events').where({ id }).first();
       return raw ? toEventRow(raw) : undefined;
     },
+    /** The payloads of these events, by event id (one query for a batch of deliveries). */
+    async payloadsOf(ids: number[], trx: Knex = db): Promise<Map<number, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await trx('webhook_events').whereIn('id', [...new Set(ids)]).whereNotNull('payload').select('id', 'payload');
+      return new Map(rows.map((r: { id: unknown; payload: unknown }) => [Number(r.id), String(r.payload)]));
+    },
     /** Keeps the payload for the deliveries (and redeliveries) made from it; false when already dispatched. */
     async markDispatched(id: number, payload: string | null, trx: Knex = db): Promise<boolean> {
       return Number(await trx('webhook_events').where({ id, dispatched: false }).update({ dispatched: true, payload })) > 0;
@@ -227,12 +233,24 @@ export function deliveriesStore(db: Knex) {
       const row = await trx('webhook_deliveries').where({ hook_id: hookId, status: 'pending' }).count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
-    /** Counts the attempt before it is made: a worker that dies during it leaves it counted. */
-    async startAttempt(id: number, nowMs: number, trx: Knex = db): Promise<void> {
-      await trx('webhook_deliveries').where({ id }).update({ attempts: trx.raw('attempts + 1'), last_attempt_ms: nowMs });
+    /**
+     * Counts the attempts of a batch before they are made: a worker that dies during one leaves it
+     * counted (and those of the batch it never reached, which saveOutcomes would have put back).
+     */
+    async claim(ids: number[], nowMs: number, trx: Knex = db): Promise<void> {
+      if (ids.length === 0) return;
+      await trx('webhook_deliveries').whereIn('id', ids).update({ attempts: trx.raw('attempts + 1'), last_attempt_ms: nowMs });
     },
     async recordOutcome(id: number, outcome: AttemptOutcome, trx: Knex = db): Promise<void> {
       await trx('webhook_deliveries').where({ id }).update(outcome);
+    },
+    /** Writes a batch's rows as they now are, in one statement. */
+    async saveOutcomes(rows: DeliveryRow[], trx: Knex = db): Promise<void> {
+      if (rows.length === 0) return;
+      await trx('webhook_deliveries').insert(rows).onConflict('id').merge([
+        'status', 'attempts', 'next_attempt_ms', 'last_attempt_ms', 'finished_ms', 'request_headers', 'response_status', 'response_headers',
+        'response_body', 'duration_ms', 'error',
+      ]);
     },
     /** Hooks with a pending delivery that fell due before `dueBeforeMs` (nobody may be delivering them). */
     async hooksWithOverdue(dueBeforeMs: number, limit: number, trx: Knex = db): Promise<number[]> {
