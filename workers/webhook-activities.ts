@@ -32,6 +32,7 @@ const DISPATCH_ROUND_MS = 60_000;
 /** How often the outbox is looked at when this process's commits do not wake the dispatcher. */
 const POLL_MS = 500;
 const DISPATCH_BATCH = 200;
+const GATHER_MS = 50;
 /** Pending deliveries this late are woken again, in case the signal that should have woken their hook was lost. */
 const OVERDUE_MS = 30_000;
 
@@ -80,7 +81,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       const until = Date.now() + DISPATCH_ROUND_MS;
       let lastSweep = 0;
       try {
+        let lastRound = 0;
         while (Date.now() < until && !context?.cancellationSignal.aborted) {
+          // A burst of commits is gathered into rounds at most GATHER_MS apart: each round signals
+          // every hook it fed, and signals (workflow tasks on the Temporal server) cost more than waiting.
+          const gap = lastRound + GATHER_MS - Date.now();
+          if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+          lastRound = Date.now();
           woken = false;
           const out = await dispatchHookEvents(deps, DISPATCH_BATCH);
           // Each hook's workflow at once: a signal to one that is busy costs only the signal.
