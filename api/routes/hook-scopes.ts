@@ -1,8 +1,10 @@
-// Where hooks live: a repository's (repository admins) or an organization's (its owners), with
+// Where hooks live: a repository's (repository admins), an organization's (its owners) or a user's
+// own (the user), with
 // Gitea's checks in Gitea's order (404 unseen, 401 anonymous, 403 not admin/owner), and the
 // Temporal side the hook routes wake.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
+import { ForbiddenError } from '../../core/errors.js';
 import { assertPublicForToken, requireOrgOwner, visibleOrganization } from '../../core/organizations.js';
 import type { RepoContext } from '../../core/permissions.js';
 import type { HookScope } from '../../db/hooks.js';
@@ -14,14 +16,14 @@ import { publicOnly, repoForChange } from '../repo-request.js';
 export const REPO_ADMIN_MESSAGE = 'user should be an owner or a collaborator with admin write of a repository';
 
 export interface HookSurface {
-  kind: 'repo' | 'org';
+  kind: 'repo' | 'org' | 'user';
   /** The collection's route, e.g. /api/v1/repos/:owner/:repo/hooks. */
   path: string;
   params: TSchema;
-  tag: 'repository' | 'organization';
-  scope: 'repository' | 'organization';
-  /** Gitea's operationId prefix: repo / org. */
-  idPrefix: 'repo' | 'org';
+  tag: 'repository' | 'organization' | 'user';
+  scope: 'repository' | 'organization' | 'user';
+  /** Gitea's operationId prefix. */
+  idPrefix: 'repo' | 'org' | 'user';
   resolve(request: FastifyRequest): Promise<{ scope: HookScope; doer: UserRow; repo?: RepoContext }>;
 }
 
@@ -47,6 +49,15 @@ export function hookSurfaces(app: FastifyInstance): HookSurface[] {
         assertPublicForToken(org, publicOnly(request));
         await requireOrgOwner(db, org, doer);
         return { scope: { ownerId: org.id }, doer };
+      },
+    },
+    {
+      // The signed-in user's own hooks: they hear every repository the user owns.
+      kind: 'user', path: '/api/v1/user/hooks', params: Type.Object({}), tag: 'user', scope: 'user', idPrefix: 'user',
+      async resolve(request) {
+        const doer = requireSignedIn(request);
+        if (publicOnly(request)) throw new ForbiddenError('this endpoint is not available for public-only tokens');
+        return { scope: { ownerId: doer.id }, doer };
       },
     },
   ];

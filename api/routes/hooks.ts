@@ -24,7 +24,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     const { path, idPrefix: p, tag } = surface;
     const IdParams = Type.Object({ ...(surface.params as unknown as { properties: Record<string, never> }).properties, ...HookId });
     const common = { config: { scope: surface.scope } };
-    const listWhat = surface.kind === 'repo' ? 'the hooks in a repository' : "an organization's webhooks";
+    const listWhat = { repo: 'the hooks in a repository', org: "an organization's webhooks", user: "the authenticated user's webhooks" }[surface.kind];
 
     app.get<{ Querystring: { page?: number; limit?: number } }>(path, {
       ...common,
@@ -33,8 +33,8 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
       const { scope } = await surface.resolve(request);
       const paging = readPaging(request.query, config);
       const { rows, total } = await hooksStore(db).list(scope, paging);
-      // Gitea sends a Link header for organizations' hooks, only the count for repositories'.
-      if (surface.kind === 'org') setPagingHeaders(request, reply, total, paging, config.APP_URL);
+      // Gitea sends a Link header for organizations' and users' hooks, only the count for repositories'.
+      if (surface.kind !== 'repo') setPagingHeaders(request, reply, total, paging, config.APP_URL);
       else setTotalCount(reply, total);
       return rows.map((h) => toApiHook(h, secretKey));
     });
@@ -65,7 +65,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     app.patch<{ Params: { id: number }; Body: Static<typeof EditHookOption> }>(`${path}/:id`, {
       ...common,
       schema: {
-        operationId: `${p}EditHook`, tags: [tag], summary: surface.kind === 'repo' ? 'Edit a hook in a repository' : 'Update a hook',
+        operationId: `${p}EditHook`, tags: [tag], summary: { repo: 'Edit a hook in a repository', org: 'Update a hook', user: 'Update a hook' }[surface.kind],
         params: IdParams, body: Type.Optional(EditHookOption), response: { 200: Hook, ...errors },
       },
     }, async (request) => {

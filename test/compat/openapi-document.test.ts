@@ -24,6 +24,9 @@ const EXTENSIONS: Record<string, string> = {
   'GET /orgs/{org}/hooks/{id}/deliveries': 'orgListHookDeliveries',
   'GET /orgs/{org}/hooks/{id}/deliveries/{delivery}': 'orgGetHookDelivery',
   'POST /orgs/{org}/hooks/{id}/deliveries/{delivery}/redeliver': 'orgRedeliverHookDelivery',
+  'GET /user/hooks/{id}/deliveries': 'userListHookDeliveries',
+  'GET /user/hooks/{id}/deliveries/{delivery}': 'userGetHookDelivery',
+  'POST /user/hooks/{id}/deliveries/{delivery}/redeliver': 'userRedeliverHookDelivery',
 };
 
 /**

@@ -181,3 +181,21 @@ t.test('a test delivery arrives signed, shows in the deliveries, and can be sent
   t.equal(empty.statusCode, 404);
   t.equal(empty.json().message, 'repository is empty');
 });
+
+t.test("a user's own hooks hear every repository the user owns", async (t) => {
+  t.equal((await api({ url: '/api/v1/user/hooks' })).statusCode, 401);
+  const made = await api({ method: 'POST', url: '/api/v1/user/hooks', as: 'hana', body: { ...base, active: true, events: ['issues_only'] } });
+  t.equal(made.statusCode, 201, made.body);
+  t.equal((await api({ url: `/api/v1/user/hooks/${made.json().id}`, as: 'rita' })).statusCode, 404, "another user's hook is not there");
+  const listed = await api({ url: '/api/v1/user/hooks', as: 'hana' });
+  t.same(listed.json().map((h: { id: number }) => h.id), [made.json().id]);
+  const before = receiver.received.length;
+  t.equal((await api({ method: 'POST', url: '/api/v1/repos/hana/site/issues', as: 'rita', body: { title: 'heard by the owner' } })).statusCode, 201);
+  const got = (await receiver.waitFor(before + 1, (r) => r.headers['X-Gitea-Hook-Installation-Target-Type'] === 'user')).filter((r) => r.headers['X-Gitea-Hook-Installation-Target-Type'] === 'user');
+  t.equal(got.length, 1, 'delivered as a user hook');
+  t.match(payloadOf(got[0]!), { action: 'opened', issue: { title: 'heard by the owner' }, sender: { login: 'rita' } });
+  const deliveries = await api({ url: `/api/v1/user/hooks/${made.json().id}/deliveries`, as: 'hana' });
+  t.equal(deliveries.statusCode, 200);
+  t.equal(deliveries.json()[0].event, 'issues');
+  t.equal((await api({ method: 'DELETE', url: `/api/v1/user/hooks/${made.json().id}`, as: 'hana' })).statusCode, 204);
+});
