@@ -33,6 +33,7 @@ const DISPATCH_ROUND_MS = 60_000;
 const POLL_MS = 500;
 const DISPATCH_BATCH = 200;
 const GATHER_MS = 50;
+const WAKE_INTERVAL_MS = 250;
 /** Pending deliveries this late are woken again, in case the signal that should have woken their hook was lost. */
 const OVERDUE_MS = 30_000;
 
@@ -82,6 +83,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       let lastSweep = 0;
       try {
         let lastRound = 0;
+        // Each hook's workflow is signalled at most every WAKE_INTERVAL_MS: a busy one finds new
+        // deliveries itself before it goes idle, and one owed a signal gets it when the interval ends.
+        const lastWake = new Map<number, number>();
+        const owed = new Set<number>();
+        const wakeDue = async (ids: Iterable<number>) => {
+          for (const id of ids) owed.add(id);
+          const now = Date.now();
+          const due = [...owed].filter((id) => now - (lastWake.get(id) ?? 0) >= WAKE_INTERVAL_MS);
+          for (const id of due) {
+            owed.delete(id);
+            lastWake.set(id, now);
+          }
+          await Promise.all(due.map((id) => workflows?.wakeHook(id)));
+        };
         while (Date.now() < until && !context?.cancellationSignal.aborted) {
           // A burst of commits is gathered into rounds at most GATHER_MS apart: each round signals
           // every hook it fed, and signals (workflow tasks on the Temporal server) cost more than waiting.
@@ -90,8 +105,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           lastRound = Date.now();
           woken = false;
           const out = await dispatchHookEvents(deps, DISPATCH_BATCH);
-          // Each hook's workflow at once: a signal to one that is busy costs only the signal.
-          await Promise.all(out.hookIds.map((hookId) => workflows?.wakeHook(hookId)));
+          await wakeDue(out.hookIds);
           if (out.events === DISPATCH_BATCH) continue;
           if (Date.now() - lastSweep > OVERDUE_MS) {
             lastSweep = Date.now();
@@ -100,7 +114,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           }
           if (woken) continue;
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, POLL_MS);
+            const timer = setTimeout(resolve, owed.size > 0 ? WAKE_INTERVAL_MS : POLL_MS);
             wake = () => {
               clearTimeout(timer);
               resolve();
@@ -109,6 +123,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           });
           wake = null;
         }
+        // Signals still owed go now: the next round starts with none.
+        await Promise.all([...owed].map((id) => workflows?.wakeHook(id)));
         return { noHooks: false };
       } finally {
         off();
