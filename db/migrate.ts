@@ -9,6 +9,11 @@ import * as mergeJournal from './migrations/0007_merge_journal.js';
 import * as oauth2 from './migrations/0008_oauth2.js';
 import * as mergeChecks from './migrations/0009_merge_checks.js';
 import * as topicsAndMemberships from './migrations/0012_topics_and_memberships.js';
+import * as tagProtections from './migrations/0020_tag_protections.js';
+import * as userSettings from './migrations/0021_user_settings.js';
+import * as emailAddresses from './migrations/0022_email_addresses.js';
+import * as issueRef from './migrations/0023_issue_ref.js';
+import * as repoLicenses from './migrations/0024_repo_licenses.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -22,6 +27,11 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0008_oauth2', oauth2],
   ['0009_merge_checks', mergeChecks],
   ['0012_topics_and_memberships', topicsAndMemberships],
+  ['0020_tag_protections', tagProtections],
+  ['0021_user_settings', userSettings],
+  ['0022_email_addresses', emailAddresses],
+  ['0023_issue_ref', issueRef],
+  ['0024_repo_licenses', repoLicenses],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

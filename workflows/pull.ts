@@ -15,7 +15,7 @@ import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
 import { Describer } from './description.js';
 import {
-  baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, headChangedSignal, mergeUpdate, pingUpdate,
+  baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, deleteUpdate, headChangedSignal, mergeUpdate, pingUpdate,
   reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
   type AutoMergeSchedule, type BranchMove, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
 } from './pull-messages.js';
@@ -223,6 +223,20 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     }),
   );
 
+  // Deleting ends the run: nothing is left to merge, refresh or announce.
+  setHandler(deleteUpdate, (request) =>
+    operation('delete', request.requestId, async () => {
+      const outcome = await records.deletePullRequest(key, request);
+      if (outcome.status < 300) {
+        state = 'deleted';
+        autoMerge = null;
+        autoMergeDue = false;
+        finished = true;
+      }
+      return outcome;
+    }),
+  );
+
   setHandler(headChangedSignal, () => {
     staleNow();
     autoMergeDue = autoMerge !== null;
@@ -284,7 +298,11 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
 
   const summary = await records.loadPullSummary(key);
   repository = summary.repository;
-  if (summary.hasMerged || summary.isClosed) {
+  // A run started for a pull request deleted meanwhile answers its operation (404) and ends.
+  if (!summary.exists) {
+    state = 'deleted';
+    finished = true;
+  } else if (summary.hasMerged || summary.isClosed) {
     state = summary.hasMerged ? 'merged' : 'closed';
     finished = autoMerge === null;
   }

@@ -1,6 +1,6 @@
 // Git smart HTTP at /{owner}/{repo}.git (and without .git): clone, fetch and push with ordinary
 // git (routers/web/repo/githttp.go). Authentication comes from the auth plugin; here: who may read or
-// push, and the push's commands checked against branch protection before git runs.
+// push, and the push's commands checked against branch and tag protection before git runs.
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -9,6 +9,7 @@ import { ForbiddenError, NotFoundError, ServiceError } from '../../core/errors.j
 import { atLeast, repoAccessMode, type RepoContext } from '../../core/permissions.js';
 import { afterPush } from '../../core/push.js';
 import { repoDiskPath } from '../../core/repositories.js';
+import { tagChangeAllowed } from '../../core/tag-protection.js';
 import { hasScope } from '../../core/auth/scopes.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
@@ -36,7 +37,11 @@ function noCache(reply: FastifyReply): void {
 async function refusal(request: FastifyRequest, ctx: RepoContext, cmd: ReceiveCommand): Promise<string | null> {
   const { db } = request.server.services;
   if (!isValidRefName(cmd.ref)) return `invalid reference name ${cmd.ref}`;
-  if (cmd.ref.startsWith('refs/tags/')) return null;
+  if (cmd.ref.startsWith('refs/tags/')) {
+    // Creating, moving and deleting a protected tag alike, as Gitea's pre-receive hook checks.
+    const tag = cmd.ref.slice('refs/tags/'.length);
+    return (await tagChangeAllowed(db, ctx.repo.id, tag, request.doer ?? null)) ? null : `Tag ${tag} is protected`;
+  }
   const branch = branchNameOf(cmd.ref);
   if (branch === null) return `pushing to ${cmd.ref} is not allowed`;
   if (!isValidBranchName(branch)) return `invalid branch name ${branch}`;

@@ -70,7 +70,7 @@ export async function renderIssues(rc: IssueRenderContext, issues: IssueRow[]) {
       original_author_id: 0,
       title: issue.title,
       body: issue.content,
-      ref: '',
+      ref: issue.ref ?? '',
       assets: [],
       labels: (labelIds.get(issue.id) ?? []).flatMap((id) => {
         const l = labels.get(id);
