@@ -9,6 +9,7 @@ import { labelsStore } from '../db/labels.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
 import { gitIdentity } from './pulls/git-identity.js';
 import { gitignoreText, labelSet, licenseText, readmeText } from './repo-templates.js';
+import { recordTemplateLicense } from './repo-licenses.js';
 import type { UserRow } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
 import {
@@ -109,6 +110,7 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
         const author = gitIdentity(input.doer);
         await createInitialCommit(path, defaultBranch, { authorName: author.name, authorEmail: author.email, message: 'Initial commit', files: initialFiles });
         await repos.update(id, { is_empty: false }, trx);
+        if (input.license) await recordTemplateLicense(trx, id, path, defaultBranch, input.license);
       }
       for (const label of labels) {
         await labelsStore(trx).insert({ repoId: id }, { name: label.name, color: label.color, description: label.description, exclusive: label.exclusive, is_archived: false }, trx);
