@@ -18,6 +18,8 @@ const EXTENSIONS: Record<string, string> = {
   'POST /user/2fa/totp': 'userEnrollTotp',
   'DELETE /user/2fa/totp': 'userDisableTotp',
   'PUT /user/2fa/totp/confirm': 'userConfirmTotp',
+  // Gitea serves it (org.ListUserOrgs under /admin) but its document does not list it.
+  'GET /admin/users/{username}/orgs': 'adminListUserOrgs',
 };
 
 /**
