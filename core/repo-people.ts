@@ -5,6 +5,7 @@
 // the repository, or (for a user's repository) ownership.
 import type { Knex } from 'knex';
 import type { RepoContext } from './permissions.js';
+import { reposStore } from '../db/repos.js';
 import { teamReposStore } from '../db/team-repos.js';
 import { toUserRow, USER_TYPE, type UserRow } from '../db/users.js';
 
@@ -68,16 +69,13 @@ export async function repoGrantees(db: Knex, place: Place): Promise<UserRow[]> {
 
 /**
  * Whether `doer` may choose reviewers for the repository's pull requests (Gitea's
- * CanDoerChangeReviewRequests with no poster): the owner, a collaborator, or a member of a team
- * that reaches the repository; nobody in an archived repository. Site administrators are not
- * special here, as in Gitea.
+ * CanDoerChangeReviewRequests): the pull request's poster (`posterId`, none when 0), the owner, a
+ * collaborator, or a member of a team that reaches the repository; nobody in an archived
+ * repository. Site administrators are not special here, as in Gitea.
  */
-export async function mayChooseReviewers(db: Knex, place: Place, doer: UserRow): Promise<boolean> {
+export async function mayChooseReviewers(db: Knex, place: Place, doer: UserRow, posterId = 0): Promise<boolean> {
   if (place.repo.is_archived) return false;
-  if (doer.id === place.owner.id) return true;
-  if (await db('collaborations').where({ repo_id: place.repo.id, user_id: doer.id }).first('user_id')) return true;
-  if (!isOrganization(place)) return false;
-  const teams = await teamReposStore(db).teamsOfRepo(place.owner.id, place.repo.id);
-  if (teams.length === 0) return false;
-  return Boolean(await db('team_members').whereIn('team_id', teams.map((t) => t.id)).andWhere('user_id', doer.id).first('user_id'));
+  if (doer.id === posterId || doer.id === place.owner.id) return true;
+  if (await reposStore(db).collaboratorGrant(place.repo.id, doer.id)) return true;
+  return isOrganization(place) && (await reposStore(db).teamGrants(place.repo.id, place.owner.id, doer.id)).length > 0;
 }
