@@ -44,12 +44,18 @@ t.test('deleting issues and pull requests', async (t) => {
     t.equal((await w.api({ method: 'DELETE', url: `${issues}/999999`, as: 'alice' })).statusCode, 404);
     t.equal((await w.api({ method: 'DELETE', url: `${issues}/999999`, as: 'dave' })).statusCode, 403, 'the permission is checked before the issue is looked up, as in Gitea');
 
-    await w.api({ method: 'POST', url: `${url}/comments`, as: 'dave', body: { body: 'a comment' } });
-    await w.api({ method: 'PATCH', url, as: 'alice', body: { assignees: ['dave'] } });
+    const label = (await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/labels', as: 'alice', body: { name: 'doomed', color: '#ff0000' } })).json();
+    for (const [status, c] of [
+      [201, { method: 'POST', url: `${url}/comments`, as: 'dave', body: { body: 'a comment' } }],
+      [201, { method: 'PATCH', url, as: 'alice', body: { assignees: ['dave'] } }],
+      [200, { method: 'POST', url: `${url}/labels`, as: 'alice', body: { labels: [label.id] } }],
+      [201, { method: 'POST', url: `${url}/reactions`, as: 'dave', body: { content: '+1' } }],
+    ] as const) t.equal((await w.api(c as Parameters<typeof w.api>[0])).statusCode, status, `${c.method} ${c.url}`);
     t.equal((await w.api({ method: 'DELETE', url, as: 'erin' })).statusCode, 204, 'a repository admin deletes');
     t.equal((await w.api({ url })).statusCode, 404, 'gone');
     t.equal((await w.db('comments').where({ issue_id: issue.id })).length, 0, 'its comments went with it');
-    t.equal((await w.db('issue_assignees').where({ issue_id: issue.id })).length, 0, 'and its assignees');
+    for (const table of ['issue_assignees', 'issue_labels', 'reactions']) t.equal((await w.db(table).where({ issue_id: issue.id })).length, 0, `and its ${table}`);
+    t.equal((await w.api({ url: `/api/v1/repos/alice/widget/labels/${label.id}` })).statusCode, 200, 'the label itself stays');
     t.equal((await w.api({ method: 'DELETE', url, as: 'alice' })).statusCode, 404, 'deleting again: not found');
     t.ok((await newIssue('after')).number > issue.number, 'numbers are not reused');
     const bySite = await newIssue('site admin deletes');

@@ -31,6 +31,10 @@ t.test('repository people and smaller gaps', async (t) => {
     await must(200, { method: 'PATCH', url: '/api/v1/admin/users/rp-reader', as: 'rp-site', body: { login_name: 'rp-reader', source_id: 0, active: false } });
     t.notOk(logins((await must(200, { url, as: 'rp-owner' })).json()).includes('rp-reader'), 'inactive users are left out');
     await must(200, { method: 'PATCH', url: '/api/v1/admin/users/rp-reader', as: 'rp-site', body: { login_name: 'rp-reader', source_id: 0, active: true } });
+
+    await must(200, { method: 'PATCH', url: `/api/v1/repos/${repo}`, as: 'rp-owner', body: { archived: true } });
+    t.equal((await api({ url, as: 'rp-owner' })).statusCode, 403, 'nobody chooses reviewers in an archived repository');
+    await must(200, { method: 'PATCH', url: `/api/v1/repos/${repo}`, as: 'rp-owner', body: { archived: false } });
   });
 
   await t.test('assignees: writers and admins by name, then the owner; any signed-in reader may ask', async (t) => {
