@@ -2,7 +2,8 @@
 // name pattern is a glob, or a regular expression between slashes, and who may create or delete
 // the tags they cover. Enforced on the tag API and on git push.
 //
-// For other modules: `tagChangeAllowed(db, repoId, tagName, doer)` and `TAG_PROTECTED_*` messages.
+// For other modules: `tagChangeAllowed(db, repoId, tagName, doer)` (or `tagRules` once, then
+// `tagChangeAllowedBy` per tag) and the `TAG_PROTECTED_*` messages.
 import type { Knex } from 'knex';
 import { RE2JS } from 're2js';
 import { globToRegExp } from './branch-protection.js';
@@ -19,11 +20,24 @@ export const TAG_PROTECTED_DELETE = 'user not allowed to delete protected tag';
 
 type TagMatcher = (name: string) => boolean;
 
+const compiled = new Map<string, TagMatcher | null>();
+const MAX_COMPILED = 1_000;
+
 /**
  * The matcher of a pattern, or null when it does not compile. Both kinds run on RE2 (linear time,
  * Go's regular expression syntax), so a hostile pattern cannot stall the server on a long tag name.
  */
 export function compileTagPattern(pattern: string): TagMatcher | null {
+  let matcher = compiled.get(pattern);
+  if (matcher === undefined) {
+    matcher = compileUncached(pattern);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+    compiled.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+function compileUncached(pattern: string): TagMatcher | null {
   try {
     if (pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
       const regex = RE2JS.compile(pattern.slice(1, -1));
@@ -44,21 +58,30 @@ async function isInAnyTeam(db: Knex, userId: number, teamIds: number[]): Promise
   return Boolean(await db('team_members').whereIn('team_id', teamIds).andWhere('user_id', userId).first('user_id'));
 }
 
+/** A repository's rules, for checking many tags at once (a push) with tagChangeAllowedBy. */
+export function tagRules(db: Knex, repoId: number): Promise<ProtectedTagRow[]> {
+  return protectedTagsStore(db).list(repoId);
+}
+
 /**
  * Whether `doer` may create, move or delete the tag `tagName` (Gitea's IsUserAllowedToControlTag):
  * yes when no rule covers it, or when one covering rule lists the doer or one of the doer's teams.
  * Nobody is exempt, not even the owner or a site administrator. A stored pattern that no longer
  * compiles covers every tag, so a broken rule refuses rather than lets through.
  */
-export async function tagChangeAllowed(db: Knex, repoId: number, tagName: string, doer: UserRow | null): Promise<boolean> {
+export async function tagChangeAllowedBy(db: Knex, rules: ProtectedTagRow[], tagName: string, doer: UserRow | null): Promise<boolean> {
   let allowed = true;
-  for (const rule of await protectedTagsStore(db).list(repoId)) {
+  for (const rule of rules) {
     const matches = compileTagPattern(rule.name_pattern) ?? (() => true);
     if (!matches(tagName)) continue;
     allowed = doer !== null && (rule.allowlist_user_ids.includes(doer.id) || (await isInAnyTeam(db, doer.id, rule.allowlist_team_ids)));
     if (allowed) break;
   }
   return allowed;
+}
+
+export async function tagChangeAllowed(db: Knex, repoId: number, tagName: string, doer: UserRow | null): Promise<boolean> {
+  return tagChangeAllowedBy(db, await tagRules(db, repoId), tagName, doer);
 }
 
 /** User ids by name, any kind of account; 422 names the first unknown one, as Gitea does. */
