@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ensureMariaDb, waitForPort } from './services.mjs';
+import { reexecOnPinnedNode } from './node-runtime.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -114,7 +115,10 @@ async function main() {
   process.exit(code);
 }
 
-main().catch((err) => {
-  process.stderr.write(`[test] ${err.message}\n`);
-  process.exit(1);
-});
+// Started with another Node (`node scripts/test.mjs ...`): the same run on the pinned one.
+if (!reexecOnPinnedNode(import.meta.url)) {
+  main().catch((err) => {
+    process.stderr.write(`[test] ${err.message}\n`);
+    process.exit(1);
+  });
+}
