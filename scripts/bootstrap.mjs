@@ -37,18 +37,30 @@ function installDependencies(nodeBinary) {
   const stamp = join(root, 'node_modules', '.install-stamp');
   const fingerprint = dependencyFingerprint();
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) return;
-  say(`installing npm dependencies for Node ${NODE_VERSION} (the first time compiles better-sqlite3, about a minute)...`);
+  say(`installing npm dependencies for Node ${NODE_VERSION}...`);
   const env = pinnedNodeEnv({ npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
   // `npm ci` installs exactly the lockfile and never rewrites it (a fresh checkout stays clean).
-  // Install scripts are off: dugite's would download its own git (we use the system git), and
-  // better-sqlite3's would try to download a prebuilt binary. Then better-sqlite3 is built from
-  // source against the pinned Node's own headers.
+  // Install scripts are off: dugite's would download its own git (we use the system git).
   run('npm', ['ci', '--ignore-scripts'], env);
-  run('npm', ['rebuild', 'better-sqlite3'], { ...env, npm_config_nodedir: pinnedNodeDir() });
+  ensureSqliteBinding(nodeBinary, env);
   // tap's test class is built for the plugins .taprc names by tap's install script (off here);
   // unbuilt, the first run's test processes would all load the plugins .taprc leaves out.
   run(nodeBinary, [join(root, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs'), 'build'], env);
   writeFileSync(stamp, fingerprint);
+}
+
+/**
+ * better-sqlite3 13 carries Node-API binaries for the common platforms (one binary for every Node
+ * version). Where none loads, it is compiled against the pinned Node's headers (about a minute).
+ */
+function ensureSqliteBinding(nodeBinary, env) {
+  const probe = spawnSync(nodeBinary, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root, env, stdio: 'ignore' });
+  if (probe.status === 0) return;
+  say(`better-sqlite3 has no prebuilt binary for ${process.platform}-${process.arch}: compiling it against Node ${NODE_VERSION}'s headers...`);
+  const result = spawnSync('npm', ['run', 'build-release'], {
+    cwd: join(root, 'node_modules', 'better-sqlite3'), stdio: 'inherit', env: { ...env, npm_config_nodedir: pinnedNodeDir() },
+  });
+  if (result.status !== 0) throw new Error(`compiling better-sqlite3 failed with exit status ${result.status}`);
 }
 
 function goBinary() {
