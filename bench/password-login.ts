@@ -12,6 +12,7 @@ import { createUser } from '../core/accounts.js';
 import { authenticateRequest, type AuthenticationDeps } from '../core/authenticate.js';
 import { LoginThrottle } from '../core/auth/throttle.js';
 import { ensureDatabaseExists, localMariaDbHost, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
+import { loginThrottleStore } from '../db/login-throttle.js';
 import { migrateToLatest } from '../db/migrate.js';
 
 const LOGINS = Number(process.argv[2] ?? 40);
@@ -33,8 +34,7 @@ async function timed(rounds: number, fn: (i: number) => Promise<unknown>): Promi
 }
 
 function makeThrottle(db: Db): LoginThrottle {
-  void db;
-  return new LoginThrottle();
+  return new LoginThrottle(loginThrottleStore(db));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-login-'));

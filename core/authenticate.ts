@@ -104,7 +104,7 @@ async function viaOAuth2(deps: AuthenticationDeps, value: string): Promise<Authe
 async function viaPassword(deps: AuthenticationDeps, username: string, password: string, input: AuthenticationInput): Promise<Authentication> {
   if (password === '') throw invalid(); // nothing was guessed: no argon2, no throttle entry
   const now = (deps.now ?? Date.now)();
-  const decision = deps.throttle.check(username, input.ip, now);
+  const decision = await deps.throttle.check(username, input.ip, now);
   if (!decision.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, decision.retryAfterSeconds);
   const gates = deps.passwordChecksInFlight;
   if (!gates) return checkPassword(deps, username, password, input, now);
@@ -114,7 +114,7 @@ async function viaPassword(deps: AuthenticationDeps, username: string, password:
   // throttle is consulted again when their turn comes.
   await acquireGate(gates, key);
   try {
-    const again = deps.throttle.check(username, input.ip, (deps.now ?? Date.now)());
+    const again = await deps.throttle.check(username, input.ip, (deps.now ?? Date.now)());
     if (!again.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, again.retryAfterSeconds);
     return await checkPassword(deps, username, password, input, now);
   } finally {
@@ -157,8 +157,8 @@ function releaseGate(gates: Map<string, PasswordGate>, key: string): void {
 }
 
 async function checkPassword(deps: AuthenticationDeps, username: string, password: string, input: AuthenticationInput, now: number): Promise<Authentication> {
-  const fail = (message?: string): never => {
-    deps.throttle.recordFailure(username, input.ip, now);
+  const fail = async (message?: string): Promise<never> => {
+    await deps.throttle.recordFailure(username, input.ip, now);
     throw new UnauthorizedError(message);
   };
 
@@ -178,7 +178,7 @@ async function checkPassword(deps: AuthenticationDeps, username: string, passwor
     user.totp_last_step = result.step;
   }
 
-  deps.throttle.recordSuccess(username);
+  await deps.throttle.recordSuccess(username);
   if (needsRehash(user.passwd_hash)) {
     // Parameters were raised since this hash was made; the plaintext is at hand only now.
     const passwd_hash = await hashPassword(password);
