@@ -84,8 +84,8 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
 
     let worker: RunningWorker | undefined;
     if (role === 'serve' || role === 'worker') {
-      worker = await startTemporalWorker({ ...temporal, tuning: workerTuning(config) }, { db, config }).catch((err) => {
-        throw new StartupError(describeConnectionError(err, temporal, 'start the Temporal worker against'));
+      worker = await startTemporalWorker({ ...temporal, tuning: workerTuning(config) }, { db, config }).catch(async (err) => {
+        throw new StartupError(await describeConnectionError(err, temporal, 'start the Temporal worker against'));
       });
       stops.push(() => worker!.shutdown());
     }
@@ -94,8 +94,8 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
     if (role === 'serve' || role === 'api') {
       const pool = createTaskPool(config);
       stops.push(() => pool.destroy());
-      const pullWorkflows = await PullWorkflowClient.connect(temporal).catch((err) => {
-        throw new StartupError(describeConnectionError(err, temporal));
+      const pullWorkflows = await PullWorkflowClient.connect(temporal).catch(async (err) => {
+        throw new StartupError(await describeConnectionError(err, temporal));
       });
       stops.push(() => pullWorkflows.close());
       const secretKey = loadSecretKey(config.SECRET_KEY, config.APP_DATA_PATH);

@@ -1,6 +1,7 @@
 // How a process reaches Temporal: the frontend's address, plus TLS (a CA, a client certificate for
 // mTLS, the server name) and an API key for a secured cluster or Temporal Cloud. The API's client,
 // the worker and the search-attribute check all connect with these same options.
+import { connect as tlsConnect } from 'node:tls';
 import type { TLSConfig } from '@temporalio/client';
 
 export interface TemporalConnectionSettings {
@@ -31,16 +32,53 @@ const TLS_CAUSES: Array<[RegExp, string]> = [
   [/unauthenticated|16 UNAUTHENTICATED|invalid.*api key|Request unauthorized/i, 'the server refused the credentials (check TEMPORAL_API_KEY)'],
 ];
 
+function splitAddress(address: string): { host: string; port: number } {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address.trim());
+  return m ? { host: m[1]!, port: Number(m[2]) } : { host: address.trim(), port: 7233 };
+}
+
 /**
- * One line for an operator: what could not be reached and, when the error says, why in terms of
- * the settings to change. Connection errors from the SDKs run over several lines of nested causes.
+ * A TLS handshake with the same settings, to learn why a connection failed: the gRPC client says
+ * only that it could not connect before its deadline. Resolves with the handshake's error, or null
+ * when the handshake succeeds (TLS is not the problem). A server that refuses a missing or unknown
+ * client certificate says so in an alert just after the handshake, so that moment is waited for too.
  */
-export function describeConnectionError(err: unknown, s: TemporalConnectionSettings, attempt = 'reach Temporal at'): string {
+export function probeTls(s: TemporalConnectionSettings, waitMs = 5000): Promise<string | null> {
+  if (!s.tls) return Promise.resolve(null);
+  const { host, port } = splitAddress(s.address);
+  const servername = s.tls.serverNameOverride ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host, port, ALPNProtocols: ['h2'],
+      ...(servername ? { servername } : {}),
+      ...(s.tls!.serverRootCACertificate ? { ca: Buffer.from(s.tls!.serverRootCACertificate) } : {}),
+      ...(s.tls!.clientCertPair ? { cert: Buffer.from(s.tls!.clientCertPair.crt), key: Buffer.from(s.tls!.clientCertPair.key) } : {}),
+    });
+    const done = (result: string | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done(null), waitMs);
+    // OpenSSL's text leads with its error queue's codes and source file: keep the reason.
+    socket.once('error', (err) => done(err.message.replace(/^[0-9A-F]+:error:[0-9A-F]+:SSL routines:[^:]*:([^:]+):.*$/s, '$1')));
+    socket.once('secureConnect', () => setTimeout(() => done(null), 300));
+  });
+}
+
+/**
+ * One line for an operator: what could not be reached and, when the error (or a TLS handshake
+ * tried with the same settings) says, why in terms of the settings to change. Connection errors from
+ * the SDKs run over several lines of nested causes, or say only that a deadline passed.
+ */
+export async function describeConnectionError(err: unknown, s: TemporalConnectionSettings, attempt = 'reach Temporal at'): Promise<string> {
   const parts: string[] = [];
   for (let e: unknown = err; e && parts.length < 5; e = (e as { cause?: unknown }).cause) parts.push(String((e as Error).message ?? e));
+  const handshake = await probeTls(s);
+  if (handshake) parts.push(handshake);
   const text = parts.join(' | ');
   const cause = TLS_CAUSES.find(([pattern]) => pattern.test(text))?.[1];
   const how = s.tls ? 'over TLS' : 'without TLS';
-  const first = (parts[0] ?? 'unknown error').split('\n')[0]!.slice(0, 300);
+  const first = (handshake ?? parts[0] ?? 'unknown error').split('\n')[0]!.slice(0, 300);
   return `cannot ${attempt} ${s.address} ${how}: ${cause ? `${cause} (${first})` : first}`;
 }
