@@ -11,6 +11,8 @@ import { startDevServer, type DevServer } from './temporal-dev-server.js';
 import { loadSecretKey } from './secret.js';
 import { ensureDatabaseExists, openDatabase, type Db, type DatabaseLog } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { repositoriesRoot } from '../core/repositories.js';
+import { checkRepositoryStorage } from '../core/repository-storage.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import { installTemporalLogging } from '../workers/temporal-logging.js';
@@ -61,6 +63,9 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
   try {
     const db = await openAndMigrate(config, databaseLog(log));
     stops.push(() => db.destroy());
+    if (!(await checkRepositoryStorage(db, config))) {
+      throw new StartupError(`the database knows repositories but ${repositoriesRoot(config)} holds none: is the shared repository storage mounted?`);
+    }
 
     // The cluster's TLS and API key; read first, so an unreadable certificate stops start-up at once.
     let connection: TemporalConnectionSettings = config.TEMPORAL_ADDRESS ? temporalConnectionSettings(config, config.TEMPORAL_ADDRESS) : { address: '' };
