@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ensureMariaDb, waitForPort } from './services.mjs';
 import { reexecOnPinnedNode } from './node-runtime.mjs';
+import { relaxDurabilityForTests } from './test-durability.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,15 +55,6 @@ async function startTemporal() {
 }
 
 /**
- * Test databases are thrown away after each file: skip the per-commit log flush (DDL and small
- * commits dominate the suite's time). Applies to this MariaDB until it restarts; never to production.
- */
-function relaxDurabilityForTests() {
-  const r = spawnSync('mariadb', ['-uroot', '-h127.0.0.1', '-e', 'SET GLOBAL innodb_flush_log_at_trx_commit = 2'], { stdio: 'ignore' });
-  if (r.status !== 0) say('could not relax MariaDB durability for the test run (continuing)');
-}
-
-/**
  * One migrated database for the test worlds to copy their tables from (test/schema-template.ts):
  * migrating every world's database cost about 1.6 s of MariaDB DDL each. Without it (an error is
  * shown) every world migrates its own.
@@ -93,13 +85,17 @@ function testFilesSlowestFirst() {
 
 async function main() {
   await ensureMariaDb();
-  if (process.env.DB_HOST === undefined || process.env.DB_HOST.startsWith('/') || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST)) relaxDurabilityForTests();
+  const local = process.env.DB_HOST === undefined || process.env.DB_HOST.startsWith('/') || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST);
+  // Put back when this run ends, whichever way it ends (the last of concurrent runs restores it).
+  const restoreDurability = local ? relaxDurabilityForTests(say) : () => {};
+  process.once('exit', restoreDurability);
   const schemaTemplate = prepareSchemaTemplate();
   ensureChromium();
   say('starting a Temporal dev server for this run...');
   const temporal = await startTemporal();
   const stop = () => temporal.child.kill('SIGTERM');
   process.on('SIGINT', () => { stop(); process.exit(130); });
+  process.on('SIGTERM', () => { stop(); process.exit(143); });
   const extra = process.argv.slice(2);
   const files = extra.length > 0 ? extra : testFilesSlowestFirst();
   const tap = spawn(process.execPath, [join(root, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...files], {
