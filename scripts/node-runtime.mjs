@@ -89,9 +89,15 @@ function linkCurrentNode() {
   symlinkSync(`node-v${NODE_VERSION}-${process.platform}-${process.arch}`, link);
 }
 
-/** The environment for children: the pinned Node first on PATH, so `npm`, `node` and shebangs find it. */
+/**
+ * The environment for children: the pinned Node first on PATH, so `npm`, `node` and shebangs find it.
+ * A `nodedir` that npm handed down from the machine's configuration names another Node's headers:
+ * it is left out (the bootstrap names the pinned Node's where a build needs them).
+ */
 export function pinnedNodeEnv(extra = {}) {
-  return { ...process.env, PATH: `${dirname(pinnedNodeBinary())}${delimiter}${process.env.PATH ?? ''}`, ...extra };
+  const env = { ...process.env, PATH: `${dirname(pinnedNodeBinary())}${delimiter}${process.env.PATH ?? ''}` };
+  for (const key of Object.keys(env)) if (key.toLowerCase() === 'npm_config_nodedir') delete env[key];
+  return { ...env, ...extra };
 }
 
 /**
