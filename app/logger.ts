@@ -9,7 +9,7 @@ let stream: DestinationStream | undefined;
 /** undefined: pino's own stdout destination (JSON). */
 export function logStream(): DestinationStream | undefined {
   if (!process.stdout.isTTY) return undefined;
-  stream ??= PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: 1 });
+  stream ??= PinoPretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: 1 });
   return stream;
 }
 
