@@ -81,12 +81,13 @@ function runWithProgress(cmd, args, env, logFile, label) {
     const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const started = Date.now();
     const tty = process.stdout.isTTY;
-    let lines = 0;
+    let modules = 0;
+    let packages = 0;
     let last = '';
     let lastPrinted = 0;
     const show = (final) => {
       const seconds = Math.round((Date.now() - started) / 1000);
-      const line = `[bootstrap] ${label}: ${lines} Go packages fetched or built, ${seconds} s${last && !final ? ` (${last})` : ''}`;
+      const line = `[bootstrap] ${label}: ${modules} Go modules downloaded, ${packages} packages built, ${seconds} s${last && !final ? ` (${last})` : ''}`;
       if (tty) process.stdout.write(`\r${line.slice(0, (process.stdout.columns || 100) - 1).padEnd((process.stdout.columns || 100) - 1)}${final ? '\n' : ''}`);
       else if (final || Date.now() - lastPrinted >= 60_000) process.stdout.write(`${line}\n`);
       lastPrinted = Date.now();
@@ -95,7 +96,10 @@ function runWithProgress(cmd, args, env, logFile, label) {
     const onData = (chunk) => {
       log.write(chunk);
       const text = chunk.toString().trim().split('\n').filter(Boolean);
-      lines += text.length;
+      for (const line of text) {
+        if (line.startsWith('go: downloading ')) modules += 1;
+        else if (!line.startsWith('go: ')) packages += 1;
+      }
       if (text.length) last = text[text.length - 1].replace(/^go: downloading /, '');
     };
     child.stdout.on('data', onData);
