@@ -8,6 +8,7 @@ import { basicTokenCandidate, parseCredentials, type CredentialInput, type Crede
 import {
   INVALID_OTP_MESSAGE,
   LOGIN_PROHIBITED_MESSAGE,
+  MUST_CHANGE_PASSWORD_GIT_MESSAGE,
   SUDO_NOT_ALLOWED_MESSAGE,
   TOO_MANY_LOGIN_ATTEMPTS_MESSAGE,
   mustChangePasswordMessage,
@@ -226,11 +227,17 @@ export async function authenticateRequest(
   return authenticateCredentials(deps, parseCredentials(request), request);
 }
 
-/** Gitea's checks on every signed-in request (verifyAuthWithOptions), on the account that signed in. */
-export function assertAccountUsable(user: UserRow, appUrl: string): void {
+/**
+ * Gitea's checks on every signed-in request (verifyAuthWithOptions), on the account that signed in.
+ * `gitClient`: git over HTTP (a `git/...` user agent outside the API), which Gitea answers 401.
+ */
+export function assertAccountUsable(user: UserRow, appUrl: string, gitClient = false): void {
   // Without e-mail confirmation (Gitea's default) an inactive account gets the "prohibited" text.
   if (!user.is_active || user.prohibit_login) throw new ForbiddenError(LOGIN_PROHIBITED_MESSAGE);
-  if (user.must_change_password) throw new ForbiddenError(mustChangePasswordMessage(appUrl));
+  if (user.must_change_password) {
+    if (gitClient) throw new UnauthorizedError(MUST_CHANGE_PASSWORD_GIT_MESSAGE);
+    throw new ForbiddenError(mustChangePasswordMessage(appUrl));
+  }
 }
 
 /**

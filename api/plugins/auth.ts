@@ -107,7 +107,7 @@ async function authPluginBody(app: FastifyInstance): Promise<void> {
 
     const credentials = parseCredentials({ authorization: request.headers.authorization, query });
     const result = await authenticateCredentials(deps, credentials, { otp: otpFromHeaders(request.headers), ip: request.ip });
-    if (result.user) assertAccountUsable(result.user, config.APP_URL);
+    if (result.user) assertAccountUsable(result.user, config.APP_URL, !request.url.startsWith('/api/') && /^git\//i.test(request.headers['user-agent'] ?? ''));
 
     const sudoName = sudoNameOf(request);
     const doer = sudoName ? await resolveSudo(db, result.user, sudoName) : result.user;

@@ -27,6 +27,9 @@ export function mustChangePasswordMessage(appUrl: string): string {
   return `You must change your password. Change it at: ${appUrl}/user/change_password`;
 }
 
+/** 401 text for git over HTTP while the account must change its password (Gitea's auth.must_change_password). */
+export const MUST_CHANGE_PASSWORD_GIT_MESSAGE = 'Update your password';
+
 /** `X-Gitea-Warning` value Gitea sends when a token arrived in the query string. */
 export const QUERY_TOKEN_WARNING =
   'token and access_token API authentication is deprecated and will be removed in gitea 1.23. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';

@@ -18,6 +18,15 @@ t.test('an administrator-made account changes its password on the web before any
   t.equal(refused.statusCode, 403);
   t.equal(refused.json().message, `You must change your password. Change it at: ${config.APP_URL}/user/change_password`, "Gitea's text, double slash included");
 
+  // git over HTTP gets Gitea's 401 text (checked against Gitea 1.26.4); the API keeps its 403 whatever the client.
+  const repo = await app.inject({ method: 'POST', url: '/api/v1/user/repos', headers: { authorization: basic('root', PASSWORD), 'content-type': 'application/json' }, payload: { name: 'shared', auto_init: true } });
+  t.equal(repo.statusCode, 201, repo.body);
+  const gitHeaders = { authorization: basic('newcomer', 'set-by-the-admin'), 'user-agent': 'git/2.39.5' };
+  const clone = await app.inject({ url: '/root/shared.git/info/refs?service=git-upload-pack', headers: gitHeaders });
+  t.equal(clone.statusCode, 401, 'git is asked for other credentials');
+  t.equal(clone.json().message, 'Update your password');
+  t.equal((await app.inject({ url: '/api/v1/user', headers: gitHeaders })).statusCode, 403);
+
   const web = new WebClient(app);
   const login = await web.get('/user/login');
   const signedIn = await web.post('/user/login', { _csrf: WebClient.csrfOf(login.body), user_name: 'newcomer', password: 'set-by-the-admin', redirect_to: '/user/settings/applications' });
@@ -63,6 +72,7 @@ t.test('an administrator-made account changes its password on the web before any
   t.equal((await web.get('/user/settings/change_password')).headers.location, '/user/settings/applications', 'the page is only for those who must change');
   t.equal((await asNewcomer('my-own-password')).statusCode, 200, 'the API answers with the new password');
   t.equal((await asNewcomer('set-by-the-admin')).statusCode, 401, 'the old one is gone');
+  t.equal((await app.inject({ url: '/root/shared.git/info/refs?service=git-upload-pack', headers: { ...gitHeaders, authorization: basic('newcomer', 'my-own-password') } })).statusCode, 200, 'and git works again');
   t.notOk((await db('users').where({ name: 'newcomer' }).first()).must_change_password, 'the flag is cleared');
 });
 
