@@ -115,9 +115,11 @@ async function viaPassword(deps: AuthenticationDeps, username: string, password:
   // throttle is consulted again when their turn comes.
   await acquireGate(gates, key);
   try {
-    const again = await deps.throttle.check(username, input.ip, (deps.now ?? Date.now)());
+    // The time of this turn, not of arrival: failures are counted in the order they are checked.
+    const turn = (deps.now ?? Date.now)();
+    const again = await deps.throttle.check(username, input.ip, turn);
     if (!again.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, again.retryAfterSeconds);
-    return await checkPassword(deps, username, password, input, now);
+    return await checkPassword(deps, username, password, input, turn);
   } finally {
     releaseGate(gates, key);
   }

@@ -1,8 +1,8 @@
 // Store of the failed-login throttle's entries (core/auth/throttle.ts), shared by all API processes.
-// Each change is a compare-and-swap on the row's version, so two processes counting failures for
-// one key at once both count.
+// Each change reads and writes one row under its lock, so processes counting failures for one key
+// at once (a password spray from one address) all count, one after another.
 import type { Knex } from 'knex';
-import { isUniqueViolation } from './connection.js';
+import { isSqlite, isUniqueViolation } from './connection.js';
 
 export interface ThrottleEntry {
   /** Failure times (ms) inside the current window. */
@@ -12,18 +12,13 @@ export interface ThrottleEntry {
   lastFailure: number;
 }
 
-export interface StoredThrottleEntry extends ThrottleEntry {
-  version: number;
-}
-
-function toEntry(row: Record<string, unknown>): StoredThrottleEntry {
+function toEntry(row: Record<string, unknown>): ThrottleEntry {
   const failures = String(row.failures ?? '');
   return {
     failures: failures === '' ? [] : failures.split(',').map(Number),
     strikes: Number(row.strikes),
     lockedUntil: Number(row.locked_until),
     lastFailure: Number(row.last_failure),
-    version: Number(row.version),
   };
 }
 
@@ -40,24 +35,32 @@ function toRow(entry: ThrottleEntry, forgetAfter: number) {
 export function loginThrottleStore(db: Knex) {
   return {
     /** The entries of these keys (hashes) that exist, in one query. */
-    async read(keyHashes: string[]): Promise<Map<string, StoredThrottleEntry>> {
+    async read(keyHashes: string[]): Promise<Map<string, ThrottleEntry>> {
       const rows = await db('login_throttle').whereIn('key_hash', keyHashes).select('*');
       return new Map(rows.map((row: Record<string, unknown>) => [String(row.key_hash), toEntry(row)]));
     },
-    /** Writes `entry` if the row is still at `expected` (its version, or absent); false when another process changed it first. */
-    async swap(keyHash: string, expected: StoredThrottleEntry | undefined, entry: ThrottleEntry, forgetAfter: number): Promise<boolean> {
-      if (!expected) {
+    /**
+     * Replaces the entry of one key with `next(current)`, the row locked meanwhile (SQLite has one
+     * connection per process: its transactions are serial anyway). Two first failures of a new key
+     * at once collide on the insert (or deadlock on MariaDB's gap locks): the loser tries again.
+     */
+    async change(keyHash: string, next: (current: ThrottleEntry | undefined) => { entry: ThrottleEntry; forgetAfter: number }): Promise<void> {
+      for (let attempt = 1; ; attempt++) {
         try {
-          await db('login_throttle').insert({ key_hash: keyHash, ...toRow(entry, forgetAfter), version: 0 });
-          return true;
+          await db.transaction(async (trx) => {
+            const query = trx('login_throttle').where({ key_hash: keyHash }).first();
+            const row = await (isSqlite(db) ? query : query.forUpdate());
+            const { entry, forgetAfter } = next(row ? toEntry(row) : undefined);
+            if (row) await trx('login_throttle').where({ key_hash: keyHash }).update(toRow(entry, forgetAfter));
+            else await trx('login_throttle').insert({ key_hash: keyHash, ...toRow(entry, forgetAfter) });
+          });
+          return;
         } catch (err) {
-          if (isUniqueViolation(err)) return false;
-          throw err;
+          const retry = isUniqueViolation(err) || (err as { code?: string }).code === 'ER_LOCK_DEADLOCK';
+          if (!retry || attempt >= 5) throw err;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
         }
       }
-      const changed = await db('login_throttle').where({ key_hash: keyHash, version: expected.version })
-        .update({ ...toRow(entry, forgetAfter), version: expected.version + 1 });
-      return changed === 1;
     },
     async remove(keyHash: string): Promise<void> {
       await db('login_throttle').where({ key_hash: keyHash }).delete();

@@ -14,7 +14,8 @@
  *   through Basic auth keep working while an account is locked: they carry 160 bits and cannot
  *   be guessed, and locking them would let anyone who knows a username stop that user's automation.
  * - The counters are rows of `login_throttle` (db/login-throttle.ts), keyed by a hash of the key:
- *   every API process sees the same counts, and they survive restarts. Rows quiet for the
+ *   every API process sees the same counts, and they survive restarts. A failure is counted with
+ *   its row locked, so concurrent failures for one key all count. Rows quiet for the
  *   forgiveness period are swept (at most once a minute per process).
  *
  * Known limit: an attacker can keep a victim's password login locked (tokens still work), the
@@ -22,7 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { LoginThrottleStore, StoredThrottleEntry, ThrottleEntry } from '../../db/login-throttle.js';
+import type { LoginThrottleStore, ThrottleEntry } from '../../db/login-throttle.js';
 
 export type { ThrottleEntry };
 
@@ -53,8 +54,6 @@ export const IP_LIMITS: Readonly<ThrottleLimits> = { ...ACCOUNT_LIMITS, maxFailu
 // anything); keys are truncated before hashing, so giant keys collapse into one.
 const MAX_KEY_LENGTH = 256;
 const SWEEP_INTERVAL_MS = MINUTE;
-/** Compare-and-swap attempts before a failure is given up as uncounted (only under extreme contention on one key). */
-const MAX_SWAP_ATTEMPTS = 20;
 
 export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -78,8 +77,8 @@ export function afterFailure(previous: ThrottleEntry | undefined, now: number, l
     ? { ...previous, failures: [...previous.failures] }
     : { failures: [], strikes: 0, lockedUntil: 0, lastFailure: now };
   const { maxFailures, windowMs, baseLockMs, maxLockMs } = limits;
-  entry.failures = entry.failures.filter((t) => t > now - windowMs && t <= now);
-  entry.failures.push(now);
+  // Times from other processes may be a little ahead of this one's `now`: they still count.
+  entry.failures = [...entry.failures.filter((t) => t > now - windowMs), now].sort((a, b) => a - b);
   if (entry.failures.length > maxFailures) entry.failures.splice(0, entry.failures.length - maxFailures);
   entry.lastFailure = Math.max(entry.lastFailure, now);
   if (entry.strikes > 0 || entry.failures.length >= maxFailures) {
@@ -177,13 +176,10 @@ export class LoginThrottle {
 
   /** One failure more on one key, counted exactly once however many processes count at the same time. */
   private async count(hash: string, now: number, limits: ThrottleLimits): Promise<void> {
-    for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
-      const current: StoredThrottleEntry | undefined = (await this.store.read([hash])).get(hash);
-      const next = afterFailure(current, now, limits);
-      const forgetAfter = Math.max(next.lastFailure, next.lockedUntil) + limits.forgiveAfterMs;
-      if (await this.store.swap(hash, current, next, forgetAfter)) return;
-    }
-    throw new Error('the failed-login count could not be updated: too many concurrent changes to one key');
+    await this.store.change(hash, (current) => {
+      const entry = afterFailure(current, now, limits);
+      return { entry, forgetAfter: Math.max(entry.lastFailure, entry.lockedUntil) + limits.forgiveAfterMs };
+    });
   }
 }
 

@@ -12,7 +12,6 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('last_failure').notNullable().defaultTo(0);
     /** When the row means nothing any more (quiet for the forgiveness period): swept after. */
     t.bigInteger('forget_after').notNullable().index();
-    t.integer('version').notNullable().defaultTo(0);
   });
 }
 

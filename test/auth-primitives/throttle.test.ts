@@ -107,8 +107,13 @@ t.test('failures counted at once by many callers are all counted', async (t) => 
   const th = await fresh({ account: { maxFailures: 1000 }, ip: { maxFailures: 1000 } });
   // Separate throttles over the same table, as separate API processes have.
   const others = [th, new LoginThrottle(loginThrottleStore(db), { account: { maxFailures: 1000 } }), new LoginThrottle(loginThrottleStore(db), { account: { maxFailures: 1000 } })];
-  await Promise.all(Array.from({ length: 30 }, (_, i) => others[i % 3]!.recordFailure('alice', IP, T0 + S)));
-  t.match(await th.state('account', 'alice', T0 + S), { failures: 30 }, '30 concurrent failures, 30 counted');
+  await Promise.all(Array.from({ length: 40 }, (_, i) => others[i % 3]!.recordFailure('alice', IP, T0 + S)));
+  t.match(await th.state('account', 'alice', T0 + S), { failures: 40 }, '40 concurrent failures, 40 counted');
+  t.match(await th.state('ip', IP, T0 + S), { failures: 40 }, 'on the address too');
+  // Another process's clock (or its request) a little ahead: its failure still counts here.
+  await others[1]!.recordFailure('bob', IP, T0 + 2 * S);
+  await others[2]!.recordFailure('bob', IP, T0 + S);
+  t.match(await th.state('account', 'bob', T0 + 2 * S), { failures: 2 }, 'a failure stamped a moment later elsewhere is kept');
 });
 
 t.test('clientIpKey', async (t) => {
