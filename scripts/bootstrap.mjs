@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NODE_VERSION, ensurePinnedNode, execOnPinnedNode, pinnedNodeDir, pinnedNodeEnv, root } from './node-runtime.mjs';
+import { buildGoSdkTests } from './go-sdk-tests.mjs';
 
 const separator = process.argv.indexOf('--');
 const mode = process.argv[2] && process.argv[2] !== '--' ? process.argv[2] : 'build';
@@ -173,6 +174,7 @@ try {
   const nodeBinary = ensurePinnedNode(say);
   installDependencies(nodeBinary);
   if (mode === 'start' || mode === 'test') await installTemporalCli();
+  if (mode === 'test') buildGoSdkTests({ root, go: goBinary(), say });
   build(nodeBinary);
 } catch (err) {
   process.stderr.write(`[bootstrap] ${err.message}\n`);
