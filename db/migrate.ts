@@ -10,6 +10,7 @@ import * as oauth2 from './migrations/0008_oauth2.js';
 import * as mergeChecks from './migrations/0009_merge_checks.js';
 import * as reactionsReviewComments from './migrations/0010_reactions_review_comments.js';
 import * as topicsAndMemberships from './migrations/0012_topics_and_memberships.js';
+import * as loginThrottle from './migrations/0013_login_throttle.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -24,6 +25,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0009_merge_checks', mergeChecks],
   ['0010_reactions_review_comments', reactionsReviewComments],
   ['0012_topics_and_memberships', topicsAndMemberships],
+  ['0013_login_throttle', loginThrottle],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

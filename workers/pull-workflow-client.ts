@@ -5,9 +5,9 @@ import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/clie
 import type { UpdateDefinition, SignalDefinition } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
 import { pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
+import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
-export interface PullWorkflowSettings {
-  address: string;
+export interface PullWorkflowSettings extends TemporalConnectionSettings {
   namespace: string;
   taskQueue: string;
   /** Given to workflows this client starts (TEMPORAL_HISTORY_EVENT_LIMIT); absent: the workflow's default. */
@@ -27,12 +27,12 @@ export class PullWorkflowClient {
   ) {}
 
   static async connect(s: PullWorkflowSettings): Promise<PullWorkflowClient> {
-    const connection = await Connection.connect({ address: s.address, connectTimeout: '5 seconds' });
+    const connection = await Connection.connect({ ...connectionOptions(s), connectTimeout: '5 seconds' });
     return new PullWorkflowClient(new Client({ connection, namespace: s.namespace }), connection, s.taskQueue, s.historyEventLimit, s.workflowIdPrefix ?? '');
   }
 
   /** Over a client someone else owns (an activity's), for workflows on `taskQueue`. */
-  static over(client: Client, s: Omit<PullWorkflowSettings, 'address' | 'namespace'>): PullWorkflowClient {
+  static over(client: Client, s: Omit<PullWorkflowSettings, keyof TemporalConnectionSettings | 'namespace'>): PullWorkflowClient {
     return new PullWorkflowClient(client, null, s.taskQueue, s.historyEventLimit, s.workflowIdPrefix ?? '');
   }
 
