@@ -37,6 +37,9 @@ const MergePullRequestOption = Type.Object({
 type MergeBody = Static<typeof MergePullRequestOption>;
 
 const Empty = Type.Null({ description: 'no content' });
+
+/** Pull requests ("repoId/index") a merge request of this process is reading ahead for. */
+const readingAhead = new Set<string>();
 const ApiError = Type.Object({ message: Type.String(), url: Type.String() });
 
 function mergeRequestFrom(body: MergeBody, doerId: number): MergeRequest {
@@ -89,13 +92,21 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     const operationKey = await claimOperation(app.services, idempotencyKey(request, 'merge', key));
     // Read (and the commit written) while the update travels to the worker, when that worker is in
     // this process; only for those who may write to the repository (the merge refuses the others,
-    // who must not get to put objects in it).
-    if (atLeast(ctx.mode, 'write') && willRun(operationKey)) {
+    // who must not get to put objects in it), and for one merge request of a pull request at a time
+    // (of a burst of them only one merges: the others would read the same for nothing).
+    const pullName = `${key.repoId}/${key.index}`;
+    const readAhead = atLeast(ctx.mode, 'write') && willRun(operationKey) && !readingAhead.has(pullName);
+    if (readAhead) {
+      readingAhead.add(pullName);
       prefetchMergeInputs(app.services, key, request.doer, operationKey.updateId, { pull, baseRepo: ctx.repo, baseOwner: ctx.owner }, mergeRequest);
     }
-    const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
-    await reading;
-    return sendOutcome(reply, outcome, config.APP_URL);
+    try {
+      const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
+      await reading;
+      return sendOutcome(reply, outcome, config.APP_URL);
+    } finally {
+      if (readAhead) readingAhead.delete(pullName);
+    }
   });
 
   app.delete('/api/v1/repos/:owner/:repo/pulls/:index/merge', {
