@@ -5,7 +5,7 @@ import { Client, Connection, WithStartWorkflowOperation, defaultGrpcRetryOptions
 import type { UpdateDefinition, SignalDefinition } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
 import { pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
-import { classifyUpdateFailure, worthRetrying, type UpdateFailure } from './update-failures.js';
+import { classifyUpdateFailure, worthRetrying, type UpdateFailure, type UpdateFailureKind } from './update-failures.js';
 
 export interface PullWorkflowSettings {
   address: string;
@@ -48,7 +48,7 @@ export type RetryListener = (failure: UpdateFailure, attempt: number, err: unkno
 /** Runs at most `limit` calls at once per key, the rest in arrival order. */
 class KeyedLimit {
   private readonly slots = new Map<string, { running: number; waiting: Array<() => void> }>();
-  constructor(private readonly limit: number) {}
+  constructor(public limit: number) {}
 
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     let slot = this.slots.get(key);
@@ -58,7 +58,7 @@ class KeyedLimit {
     try {
       return await fn();
     } finally {
-      const next = slot.waiting.shift();
+      const next = slot.running <= this.limit ? slot.waiting.shift() : undefined;
       if (next) next(); // the slot passes to the next caller as it is
       else if (--slot.running === 0) this.slots.delete(key);
     }
@@ -74,6 +74,17 @@ export class PullWorkflowClient {
   operationTimeoutMs = OPERATION_TIMEOUT_MS;
   retryBudgetMs = RETRY_BUDGET_MS;
   private readonly inFlight = new KeyedLimit(IN_FLIGHT_PER_WORKFLOW);
+  /** Attempts sent again, by what the failure before proved. */
+  readonly retried: Record<UpdateFailureKind, number> = { 'never-ran': 0, busy: 0, refused: 0, 'no-answer': 0, unavailable: 0 };
+
+  /** Updates kept in flight per workflow (tests lift it to reach the server's own limit). */
+  get inFlightPerWorkflow(): number {
+    return this.inFlight.limit;
+  }
+
+  set inFlightPerWorkflow(limit: number) {
+    this.inFlight.limit = limit;
+  }
 
   private constructor(
     readonly client: Client,
@@ -145,6 +156,7 @@ export class PullWorkflowClient {
           const failure = classifyUpdateFailure(err);
           const pause = backoff(attempt);
           if (!worthRetrying(failure.kind) || Date.now() + pause > Math.min(retryUntil, deadline)) throw new PullUpdateError(failure, attempt, err);
+          this.retried[failure.kind]++;
           onRetry?.(failure, attempt, err);
           await sleep(pause);
         }

@@ -1,7 +1,9 @@
 // What an error from Update-With-Start proves about the update it carried, judged by the SDK's
 // error classes and gRPC status codes (never by message text): whether the update can have run,
 // and so whether sending it again is safe.
-import { isGrpcServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 
 /** gRPC status codes (https://grpc.github.io/grpc/core/md_doc_statuscodes.html) the service answers with. */
@@ -61,6 +63,9 @@ export function classifyUpdateFailure(err: unknown): UpdateFailure {
     return { kind: 'refused', detail: causeMessage };
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return { kind: 'no-answer', detail };
+  // (The SDK turns NOT_FOUND and ALREADY_EXISTS outside a multi-operation failure into these.)
+  if (err instanceof WorkflowNotFoundError) return { kind: 'never-ran', detail };
+  if (err instanceof WorkflowExecutionAlreadyStartedError) return { kind: 'busy', detail };
   switch (grpcCode(err)) {
     // Aborted before acceptance by a closing run (NOT_FOUND), refused while the workflow task
     // fails or a limit holds (FAILED_PRECONDITION): the update never reached the workflow.

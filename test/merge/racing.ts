@@ -173,11 +173,20 @@ export async function protectMain(t: Test, w: PullWorld): Promise<void> {
   t.equal(rule.statusCode, 201, rule.body);
 }
 
+type Scenario = (t: Test, w: PullWorld, round: number) => Promise<void>;
+
+/** ROUNDS rounds of a scenario, with the time they took in the test's output. */
+async function rounds(t: Test, w: PullWorld, scenario: Scenario): Promise<void> {
+  const started = Date.now();
+  for (let round = 0; round < ROUNDS; round++) await scenario(t, w, round);
+  t.comment(`${scenario.name}: ${ROUNDS} rounds in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 /** Scenarios without a required check, ROUNDS times each; then every pull request's rows and refs agree. */
 export async function raceMerges(t: Test, w: PullWorld): Promise<void> {
-  for (let round = 0; round < ROUNDS; round++) await identicalMerges(t, w, round);
-  for (let round = 0; round < ROUNDS; round++) await mergesAndCloses(t, w, round);
-  for (let round = 0; round < ROUNDS; round++) await updatesAndMerges(t, w, round);
+  await rounds(t, w, identicalMerges);
+  await rounds(t, w, mergesAndCloses);
+  await rounds(t, w, updatesAndMerges);
   await assertPullsAgree(t, w);
   assertRepositorySound(t, repoDiskPath(w.config, 'alice', 'widget'));
 }
@@ -185,8 +194,8 @@ export async function raceMerges(t: Test, w: PullWorld): Promise<void> {
 /** Scenarios around auto-merge (main requires a check), ROUNDS times each; then the same checks. */
 export async function raceAutoMerges(t: Test, w: PullWorld): Promise<void> {
   await protectMain(t, w);
-  for (let round = 0; round < ROUNDS; round++) await schedulesAndMerges(t, w, round);
-  for (let round = 0; round < ROUNDS; round++) await firingAutoMergeAndMerges(t, w, round);
+  await rounds(t, w, schedulesAndMerges);
+  await rounds(t, w, firingAutoMergeAndMerges);
   await assertPullsAgree(t, w);
   assertRepositorySound(t, repoDiskPath(w.config, 'alice', 'widget'));
 }
