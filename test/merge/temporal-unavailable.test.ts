@@ -11,6 +11,8 @@ import { freePort } from '../helper.js';
 import { pullWorld } from '../pulls/fixtures.js';
 import { startRoleProcess } from '../faults/worker-process.js';
 import { merge, openPull, refOf, waitFor } from './world.js';
+import { runPullOperation } from '../../api/pull-operations.js';
+import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
 
 t.test('a deadline and an unreachable frontend answer 503 with Retry-After, never 500', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-temporal-down-'));
@@ -30,6 +32,14 @@ t.test('a deadline and an unreachable frontend answer 503 with Retry-After, neve
   const base = `http://127.0.0.1:${port}`;
   t.ok(await waitFor(async () => (await fetch(`${base}/api/healthz`).catch(() => null))?.ok === true, 30_000, 100), 'the API process answers');
   const auth = await w.tokenHeader('alice');
+
+  // Arguments the workflow's validator refuses are the caller's mistake: 422, not a retry.
+  const repoId = (await w.db('repositories').where({ lower_name: 'widget' }).first('id')).id as number;
+  const odd: MergeRequest = {
+    doerId: w.users.alice.id, style: 'octopus' as MergeRequest['style'], title: '', message: '', mergeCommitId: '', headCommitId: '',
+    mergeWhenChecksSucceed: false, forceMerge: false, deleteBranchAfterMerge: null,
+  };
+  await t.rejects(runPullOperation(w.app.services, { repoId, index: p }, mergeUpdate, odd, { updateId: 'refused-style', requestId: 'race-refused-1', log: w.app.log }), { status: 422, message: /unknown merge style/ });
 
   // No worker: the update waits in Temporal until the operation deadline.
   await w.worker!.shutdown();
