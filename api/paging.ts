@@ -38,7 +38,7 @@ function appendExposeHeaders(reply: FastifyReply, names: string[]): void {
 }
 
 /** Go's url.QueryEscape: spaces as '+', and the unreserved set left alone. */
-function goQueryEscape(s: string): string {
+export function goQueryEscape(s: string): string {
   return encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 

@@ -2,7 +2,8 @@
 import type { Knex } from 'knex';
 import { UnprocessableError, BadRequestError } from './errors.js';
 import { hashPassword, MAX_PASSWORD_LENGTH } from './auth/passwords.js';
-import { isValidEmail, usernameProblem } from './auth/usernames.js';
+import { usernameProblem } from './auth/usernames.js';
+import { emailProblem } from './account-fields.js';
 import { isUniqueViolation } from '../db/connection.js';
 import { usersStore, type UserRow } from '../db/users.js';
 
@@ -18,12 +19,15 @@ export interface CreateUserInput {
   restricted?: boolean;
   visibility?: 'public' | 'limited' | 'private';
   createdUnix?: number;
+  /** The name at the login source (admin API); local accounts sign in with their user name. */
+  loginName?: string;
 }
 
 export async function createUser(db: Knex, input: CreateUserInput): Promise<UserRow> {
   const problem = usernameProblem(input.username);
   if (problem) throw new UnprocessableError(problem.message);
-  if (!isValidEmail(input.email)) throw new UnprocessableError(`e-mail invalid [email: ${input.email}]`);
+  const emailRefusal = emailProblem(input.email);
+  if (emailRefusal) throw new UnprocessableError(emailRefusal);
   if (typeof input.password !== 'string' || input.password.length < MIN_PASSWORD_LENGTH) throw new BadRequestError('PasswordIsRequired');
   if (input.password.length > MAX_PASSWORD_LENGTH) throw new BadRequestError('PasswordComplexity');
 
@@ -43,6 +47,7 @@ export async function createUser(db: Knex, input: CreateUserInput): Promise<User
       restricted: input.restricted ?? false,
       visibility: input.visibility ?? 'public',
       created_unix: input.createdUnix,
+      ...(input.loginName ? { login_name: input.loginName } : {}),
     });
     return (await users.byId(id))!;
   } catch (err) {

@@ -176,3 +176,14 @@ export async function canMergeUnder(db: Knex, ctx: RepoContext, doer: UserRow | 
   if (!rule || !rule.settings.enable_merge_whitelist) return true;
   return inList(db, ctx, doer, rule.settings.merge_whitelist_usernames, rule.settings.merge_whitelist_teams);
 }
+
+/**
+ * Whether `path` matches a rule's protected or unprotected file patterns: ';'-separated globs,
+ * matched lower-cased with '.' and '/' as separators (Gitea's getFilePatterns). Malformed globs are
+ * skipped, as Gitea skips them.
+ */
+export function matchesFilePatterns(patterns: string, path: string): boolean {
+  const target = path.trim().toLowerCase();
+  return patterns.toLowerCase().split(';').map((p) => p.trim()).filter(Boolean)
+    .some((p) => globToRegExp(p, './')?.test(target) ?? false);
+}

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { ConflictError, UnprocessableError } from './errors.js';
 import { isUniqueViolation } from '../db/connection.js';
+import { labelsStore } from '../db/labels.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
+import { gitIdentity } from './pulls/git-identity.js';
+import { gitignoreText, labelSet, licenseText, readmeText } from './repo-templates.js';
 import type { UserRow } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
 import {
@@ -66,6 +69,12 @@ export interface CreateRepositoryInput {
   autoInit?: boolean;
   defaultBranch?: string;
   template?: boolean;
+  /** With autoInit: a README template ("Default" when empty), .gitignore templates (comma-separated), a license id. */
+  readme?: string;
+  gitignores?: string;
+  license?: string;
+  /** A label set ("Default", "Advanced") to start the repository with, auto_init or not. */
+  issueLabels?: string;
 }
 
 export async function createRepository(deps: RepoDeps, input: CreateRepositoryInput): Promise<RepoRow> {
@@ -73,6 +82,9 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
   if (problem) throw new UnprocessableError(problem);
   const defaultBranch = input.defaultBranch || DEFAULT_BRANCH;
   if (!isValidBranchName(defaultBranch)) throw new UnprocessableError(`invalid default branch name: ${defaultBranch}`);
+  // Templates are read before anything is created, so an unknown name leaves nothing behind.
+  const initialFiles = input.autoInit ? initialRepositoryFiles(input) : null;
+  const labels = input.issueLabels ? labelSet(input.issueLabels) : [];
   const repos = reposStore(deps.db);
   if (await repos.byOwnerAndName(input.owner.id, input.name)) throw new RepoExistsError();
   const path = repoDiskPath(deps.config, input.owner.name, input.name);
@@ -93,15 +105,13 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
       }, trx);
       created = true;
       await initBareRepository(path, defaultBranch);
-      if (input.autoInit) {
-        const description = input.description ? `${input.description}\n` : '';
-        await createInitialCommit(path, defaultBranch, {
-          authorName: input.doer.full_name || input.doer.name,
-          authorEmail: input.doer.email || `${input.doer.lower_name}@noreply.localhost`,
-          message: 'Initial commit',
-          files: { 'README.md': `# ${input.name}\n\n${description}` },
-        });
+      if (initialFiles) {
+        const author = gitIdentity(input.doer);
+        await createInitialCommit(path, defaultBranch, { authorName: author.name, authorEmail: author.email, message: 'Initial commit', files: initialFiles });
         await repos.update(id, { is_empty: false }, trx);
+      }
+      for (const label of labels) {
+        await labelsStore(trx).insert({ repoId: id }, { name: label.name, color: label.color, description: label.description, exclusive: label.exclusive, is_archived: false }, trx);
       }
       return (await repos.byId(id, trx))!;
     });
@@ -110,6 +120,18 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
     if (isUniqueViolation(err)) throw new RepoExistsError();
     throw err;
   }
+}
+
+/** README, .gitignore and LICENSE of an auto-initialised repository, as Gitea writes them. */
+function initialRepositoryFiles(input: CreateRepositoryInput): Record<string, string> {
+  const values = {
+    repoName: input.name, description: input.description ?? '', ownerName: input.owner.name,
+    ownerEmail: gitIdentity(input.owner).email, year: String(new Date().getFullYear()),
+  };
+  const files: Record<string, string> = { 'README.md': readmeText(input.readme || 'Default', values) };
+  if (input.gitignores) files['.gitignore'] = gitignoreText(input.gitignores);
+  if (input.license) files.LICENSE = licenseText(input.license, values);
+  return files;
 }
 
 /** Removes every row (foreign keys cascade) and then the directory. */

@@ -44,7 +44,8 @@ export interface CreateTeamInput {
   name: string;
   description?: string | undefined;
   includesAllRepositories?: boolean | undefined;
-  permission?: 'read' | 'write' | 'admin' | undefined;
+  /** read, write or admin; anything else means no access outside the units given (Gitea's ParseAccessMode). */
+  permission?: string | undefined;
   units?: string[] | undefined;
   unitsMap?: Record<string, string> | undefined;
   canCreateOrgRepo?: boolean | undefined;
@@ -52,46 +53,53 @@ export interface CreateTeamInput {
 
 const TEAM_NAME = /^[\w.-]+$/;
 
+/** Gitea's binding messages for a team name (the Go field is `Name`). */
+export function teamNameProblem(name: string): string | null {
+  if (name === '') return '[Name]: Required';
+  if (!TEAM_NAME.test(name)) return '[Name]: AlphaDashDot';
+  return null;
+}
+
 /**
- * Below admin, a units_map sets the units and the team permission becomes the lowest unit level
- * (Gitea's MinUnitAccessMode); `units` gives the listed units the team permission. Deliberate
- * difference: with neither, Gitea answers 500 ("units permission should not be empty"); we give
- * every unit the team permission.
+ * Admin teams get every unit at admin. Below admin, a units_map sets each unit's level and
+ * `units` gives the listed units the team permission (read or write, else none), as Gitea 1.26
+ * does. The stored permission, which repository access here is computed from, is the lowest
+ * level of the team's code-hosting units (at least read). Deliberate difference: with neither,
+ * Gitea answers 500 ("units permission should not be empty"); we give every unit the permission.
  */
 export function teamUnitsFor(input: CreateTeamInput): { permission: TeamPermission; units: Record<string, string> } {
-  const requested: TeamPermission = input.permission ?? 'read';
+  const requested = parseAccessMode(input.permission ?? '');
   if (requested === 'admin') return { permission: 'admin', units: allUnitsAt('admin') };
+  const listLevel = requested === 'read' || requested === 'write' ? requested : 'none';
+  const units: Record<string, string> = {};
   const map = input.unitsMap ?? {};
   if (Object.keys(map).length > 0) {
-    const units: Record<string, string> = {};
-    let lowest = 0;
     for (const [key, value] of Object.entries(map)) {
       const lower = key.toLowerCase();
-      if (!(REPO_UNIT_KEYS as readonly string[]).includes(lower)) continue;
-      const mode = READ_ONLY_UNITS.has(lower) && parseAccessMode(value) !== 'none' ? 'read' : parseAccessMode(value);
-      units[lower] = mode;
-      const rank = MODE_RANK[mode]!;
-      if (!READ_ONLY_UNITS.has(lower) && rank > 0 && (lowest === 0 || rank < lowest)) lowest = rank;
+      if ((REPO_UNIT_KEYS as readonly string[]).includes(lower)) units[lower] = parseAccessMode(value) === 'owner' ? 'none' : parseAccessMode(value);
     }
-    const permission = (['read', 'write', 'admin'] as const)[Math.min(Math.max(lowest, 1), 3) - 1]!;
-    return { permission, units: canonicalUnits(units) };
-  }
-  if (input.units && input.units.length > 0) {
-    const units: Record<string, string> = {};
+  } else if (input.units && input.units.length > 0) {
     for (const key of input.units) {
       const lower = key.toLowerCase();
-      if ((REPO_UNIT_KEYS as readonly string[]).includes(lower)) units[lower] = READ_ONLY_UNITS.has(lower) ? 'read' : requested;
+      if ((REPO_UNIT_KEYS as readonly string[]).includes(lower)) units[lower] = listLevel;
     }
-    return { permission: requested, units: canonicalUnits(units) };
+  } else {
+    return { permission: listLevel === 'none' ? 'read' : listLevel, units: allUnitsAt(listLevel === 'none' ? 'read' : listLevel) };
   }
-  return { permission: requested, units: allUnitsAt(requested) };
+  let lowest = 0;
+  for (const [key, mode] of Object.entries(units)) {
+    const rank = MODE_RANK[mode]!;
+    if (!READ_ONLY_UNITS.has(key) && rank > 0 && (lowest === 0 || rank < lowest)) lowest = rank;
+  }
+  const permission = (['read', 'write', 'admin'] as const)[Math.min(Math.max(lowest, 1), 3) - 1]!;
+  return { permission, units: canonicalUnits(units) };
 }
 
 export async function createTeam(db: Knex, org: UserRow, input: CreateTeamInput): Promise<TeamRow> {
-  if (input.name === '') throw new UnprocessableError('[name]: Required');
-  if (!TEAM_NAME.test(input.name)) throw new UnprocessableError('[name]: AlphaDashDot');
+  const problem = teamNameProblem(input.name);
+  if (problem) throw new UnprocessableError(problem);
   const teams = teamsStore(db);
-  const exists = `team already exists [org_id: ${org.id}, name: ${input.name}]`;
+  const exists = `team already exists [org_id: ${org.id}, name: ${input.name.toLowerCase()}]`;
   if (await teams.nameTaken(org.id, input.name)) throw new UnprocessableError(exists);
   const { permission, units } = teamUnitsFor(input);
   try {

@@ -1,4 +1,4 @@
-// Answers to pull request operations sent with an Idempotency-Key (migration 0010). Every API
+// Answers to pull request operations sent with an Idempotency-Key (migration 0013). Every API
 // process reads and writes the same rows, so a retried request gets the first answer back from any
 // process, and after the workflow run that gave it has ended. A request claims its key before the
 // operation runs; the answer is recorded on that claim; claims and answers expire after 24 hours.

@@ -48,6 +48,10 @@ export function protectedBranchesStore<S = Record<string, unknown>>(db: Knex) {
       if (fields.settings !== undefined) change.settings = JSON.stringify(fields.settings);
       await trx('protected_branches').where({ id }).update(change);
     },
+    /** A rule follows its branch when the branch is renamed. */
+    async rename(id: number, ruleName: string, trx: Knex = db): Promise<void> {
+      await trx('protected_branches').where({ id }).update({ rule_name: ruleName, updated_unix: nowUnix() });
+    },
     async remove(id: number, trx: Knex = db): Promise<void> {
       await trx('protected_branches').where({ id }).delete();
     },

@@ -81,6 +81,15 @@ export function reposStore(db: Knex) {
     async remove(id: number, trx: Knex = db): Promise<void> {
       await trx('repositories').where({ id }).delete();
     },
+    /** Every repository the account owns, oldest first. */
+    async ownedBy(ownerId: number, trx: Knex = db): Promise<RepoRow[]> {
+      const rows = await trx('repositories').where({ owner_id: ownerId }).orderBy('id');
+      return rows.map((r: Record<string, unknown>) => toRepoRow(r)!);
+    },
+    async countOwnedBy(ownerId: number, trx: Knex = db): Promise<number> {
+      const row = await trx('repositories').where({ owner_id: ownerId }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
     async forksOf(id: number, trx: Knex = db): Promise<RepoRow[]> {
       const rows = await trx('repositories').where({ fork_id: id }).orderBy('id');
       return rows.map((r: Record<string, unknown>) => toRepoRow(r)!);

@@ -124,6 +124,47 @@ export function teamsStore(db: Knex) {
         .where({ 'ma.user_id': userA, 'mb.user_id': userB }).first('ta.org_id');
       return Boolean(row);
     },
+    async byOrgAndName(orgId: number, name: string, trx: Knex = db): Promise<TeamRow | undefined> {
+      const row = await trx('teams as t').where({ 't.org_id': orgId, 't.lower_name': name.toLowerCase() }).first(TEAM_COLUMNS);
+      return row ? toTeamRow(row) : undefined;
+    },
+    /** Another team of the organization already has this name. */
+    async nameTakenByOther(orgId: number, name: string, teamId: number, trx: Knex = db): Promise<boolean> {
+      return Boolean(await trx('teams').where({ org_id: orgId, lower_name: name.toLowerCase() }).whereNot({ id: teamId }).first('id'));
+    },
+    async update(team: TeamRow, trx: Knex = db): Promise<void> {
+      await trx('teams').where({ id: team.id }).update({
+        name: team.name, lower_name: team.name.toLowerCase(), description: team.description, permission: team.permission,
+        includes_all_repositories: team.includes_all_repositories, can_create_org_repo: team.can_create_org_repo, units: JSON.stringify(team.units),
+      });
+    },
+    async remove(teamId: number, trx: Knex = db): Promise<void> {
+      await trx('teams').where({ id: teamId }).delete();
+    },
+    /**
+     * Teams by name (Gitea's SearchTeam): of one organization or any, only those `userId` is in
+     * when given, matching `keyword` in the name (and description).
+     */
+    async search(filter: { orgId?: number; userId?: number; keyword?: string; includeDescription?: boolean }, page: { limit: number; offset: number }, trx: Knex = db): Promise<{ teams: TeamRow[]; total: number }> {
+      const base = () => {
+        const q = trx('teams as t');
+        if (filter.orgId !== undefined) q.where('t.org_id', filter.orgId);
+        if (filter.userId !== undefined) q.whereIn('t.id', trx('team_members').where('user_id', filter.userId).select('team_id'));
+        const keyword = (filter.keyword ?? '').toLowerCase();
+        if (keyword) {
+          q.where((w) => {
+            w.where('t.lower_name', 'like', `%${keyword}%`);
+            if (filter.includeDescription) w.orWhereRaw('LOWER(t.description) LIKE ?', [`%${keyword}%`]);
+          });
+        }
+        return q;
+      };
+      const [rows, count] = await Promise.all([
+        base().orderBy([{ column: 't.lower_name' }, { column: 't.id' }]).limit(page.limit).offset(page.offset).select(TEAM_COLUMNS),
+        base().count({ n: '*' }).first(),
+      ]);
+      return { teams: rows.map(toTeamRow), total: Number(count?.n ?? 0) };
+    },
     async repoAdminChangeTeamAccess(orgId: number, trx: Knex = db): Promise<boolean> {
       const row = await trx('users').where({ id: orgId }).first('repo_admin_change_team_access');
       return Boolean(row?.repo_admin_change_team_access);

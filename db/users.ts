@@ -26,23 +26,33 @@ export interface UserRow {
   created_unix: number;
   updated_unix: number;
   last_login_unix: number;
+  /** Admin-managed settings (Gitea's columns of the same names). */
+  login_name: string;
+  allow_git_hook: boolean;
+  allow_import_local: boolean;
+  max_repo_creation: number;
+  allow_create_organization: boolean;
 }
 
 export const USER_TYPE = { user: 0, organization: 1 } as const;
 
-const BOOLEAN_COLUMNS = ['is_admin', 'is_active', 'prohibit_login', 'must_change_password', 'restricted', 'keep_email_private'] as const;
+const BOOLEAN_COLUMNS = [
+  'is_admin', 'is_active', 'prohibit_login', 'must_change_password', 'restricted', 'keep_email_private',
+  'allow_git_hook', 'allow_import_local', 'allow_create_organization',
+] as const;
 
 /** SQLite hands booleans back as 0/1; normalise so callers see real booleans. */
 export function toUserRow(raw: Record<string, unknown> | undefined): UserRow | undefined {
   if (!raw) return undefined;
   const row = { ...raw } as Record<string, unknown>;
   for (const c of BOOLEAN_COLUMNS) row[c] = Boolean(row[c]);
-  for (const c of ['id', 'type', 'totp_last_step', 'created_unix', 'updated_unix', 'last_login_unix']) row[c] = Number(row[c]);
+  for (const c of ['id', 'type', 'totp_last_step', 'created_unix', 'updated_unix', 'last_login_unix', 'max_repo_creation']) row[c] = Number(row[c] ?? 0);
+  row.login_name = row.login_name ?? '';
   return row as unknown as UserRow;
 }
 
 export type NewUser = Pick<UserRow, 'name' | 'email' | 'passwd_hash'> & Partial<Pick<UserRow,
-  'full_name' | 'type' | 'visibility' | 'is_admin' | 'must_change_password' | 'restricted' | 'description' | 'website' | 'location' | 'created_unix'>>;
+  'full_name' | 'type' | 'visibility' | 'is_admin' | 'must_change_password' | 'restricted' | 'description' | 'website' | 'location' | 'created_unix' | 'login_name'>>;
 
 /**
  * Bumped by every account update in this process, so caches of account state (resolved tokens)

@@ -2,6 +2,7 @@
 // individual modules.
 export * from './runner.js';
 export * from './refs.js';
+export * from './branch-count.js';
 export * from './objects.js';
 export * from './repository.js';
 export * from './commit-parse.js';
@@ -17,3 +18,9 @@ export * from './diff.js';
 export * from './quoted-path.js';
 export * from './pkt-line.js';
 export * from './smart-http.js';
+export * from './tree.js';
+export * from './tree-edit.js';
+export * from './history.js';
+export * from './tags.js';
+export * from './archive.js';
+export * from './commit-diff.js';

@@ -275,3 +275,21 @@ export async function looseRefHint(repoPath: string, ref: string): Promise<strin
     return null;
   }
 }
+
+export interface RefWithType {
+  ref: string;
+  sha: string;
+  /** The type of the object the reference names: 'commit', 'tag' (annotated), 'tree' or 'blob'. */
+  type: string;
+}
+
+/** Every reference under refs/ with the type of its object, in git's (name) order. */
+export async function listRefsWithTypes(repoPath: string): Promise<RefWithType[]> {
+  const out = await gitOk(['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)'], { cwd: repoPath });
+  const refs: RefWithType[] = [];
+  for (const [rest, sha] of parseRefLines(out)) {
+    const space = rest.indexOf(' ');
+    refs.push({ sha, type: rest.slice(0, space), ref: rest.slice(space + 1) });
+  }
+  return refs;
+}

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildGoSdkTests } from './go-sdk-tests.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2] ?? 'build';
@@ -76,6 +77,7 @@ function build() {
 try {
   installDependencies();
   if (mode === 'start' || mode === 'test') installTemporalCli();
+  if (mode === 'test') buildGoSdkTests({ root, go: goBinary(), say });
   build();
 } catch (err) {
   process.stderr.write(`[bootstrap] ${err.message}\n`);

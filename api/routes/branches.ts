@@ -1,6 +1,7 @@
 // Branches: list, get (names may contain '/'), create from a ref, delete (routers/api/v1/repo/branch.go).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
+import { renameBranch, updateBranch } from '../../core/branch-changes.js';
 import { canMergeUnder, canPushUnder, firstMatchingRule, protectionRules } from '../../core/branch-protection.js';
 import { branchesOf, createBranch, deleteBranch, findBranch, markNotEmpty, pathOf } from '../../core/branches.js';
 import { NotFoundError } from '../../core/errors.js';
@@ -9,6 +10,7 @@ import { readCommits, type BranchInfo, type CommitSignatureLine } from '../../gi
 import { readPaging, PagingQuery, setPagingHeaders } from '../paging.js';
 import { repoForChange, repoFromRequest, doerOf } from '../repo-request.js';
 import { ApiError, Branch, CreateBranchOption, OwnerRepoParams } from '../schemas/repo.js';
+import { RenameBranchRepoOption, UpdateBranchRepoOption } from '../schemas/code.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
 const BranchParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'branch name' }) });
@@ -18,6 +20,7 @@ type Params = { owner: string; repo: string };
 export async function branchRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const deps = { db, config };
+  const pushServices = { db, config, pullWorkflows: app.services.pullWorkflows };
 
   /** The user names of the given e-mail addresses (lower-cased), in one query. */
   async function usernamesByEmail(emails: string[]): Promise<Map<string, string>> {
@@ -105,6 +108,31 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
     if (ctx.repo.is_empty) await markNotEmpty(db, ctx.repo.id);
     reply.code(201);
     return (await toApiBranches(request, ctx, [branch]))[0];
+  });
+
+  app.patch<{ Params: Params & { '*': string }; Body: Static<typeof RenameBranchRepoOption> }>('/api/v1/repos/:owner/:repo/branches/*', {
+    schema: {
+      operationId: 'repoRenameBranch', tags: ['repository'], summary: 'Rename a branch',
+      params: BranchParams, body: RenameBranchRepoOption, response: { 204: Type.Null(), ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoForChange(request, request.params, 'write');
+    await renameBranch(pushServices, ctx, ctx.doer, request.params['*'], request.body.name);
+    reply.code(204);
+  });
+
+  app.put<{ Params: Params & { '*': string }; Body: Static<typeof UpdateBranchRepoOption> }>('/api/v1/repos/:owner/:repo/branches/*', {
+    schema: {
+      operationId: 'repoUpdateBranch', tags: ['repository'], summary: 'Update a branch reference to a new commit',
+      params: BranchParams, body: UpdateBranchRepoOption, response: { 204: Type.Null(), ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await repoForChange(request, request.params, 'write');
+    const b = request.body;
+    await updateBranch(pushServices, ctx, ctx.doer, request.params['*'], { newCommit: b.new_commit_id, oldCommit: b.old_commit_id, force: b.force }, request.log);
+    reply.code(204);
   });
 
   app.delete<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {

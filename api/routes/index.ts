@@ -10,6 +10,12 @@ import { repoRoutes } from './repos.js';
 import { forkRoutes } from './forks.js';
 import { branchRoutes } from './branches.js';
 import { branchProtectionRoutes } from './branch-protections.js';
+import { commitRoutes } from './commits.js';
+import { gitDataRoutes } from './git-data.js';
+import { contentRoutes } from './contents.js';
+import { rawRoutes } from './raw.js';
+import { archiveRoutes } from './archive.js';
+import { tagRoutes } from './tags.js';
 import { collaboratorRoutes } from './collaborators.js';
 import { gitHttpRoutes } from './git-http.js';
 import { pullRoutes } from './pulls.js';
@@ -25,12 +31,23 @@ import { reviewRoutes } from './reviews.js';
 import { statusRoutes } from './statuses.js';
 import { metricsRoutes } from './metrics.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
+import { adminRoutes } from './admin.js';
+import { orgDirectoryRoutes } from './org-directory.js';
+import { orgMemberRoutes } from './org-members.js';
+import { teamRoutes } from './teams.js';
+import { teamRepoRoutes } from './team-repos.js';
+import { repoListRoutes } from './repo-lists.js';
+import { topicRoutes } from './topics.js';
+import { searchRoutes } from './search.js';
+import { settingsRoutes } from './settings.js';
 import { webRoutes } from '../web/index.js';
 
 export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   markupRoutes,
   userRoutes, tokenRoutes, orgRoutes, blockRoutes, twoFactorRoutes,
+  adminRoutes, orgDirectoryRoutes, orgMemberRoutes, teamRoutes, teamRepoRoutes, repoListRoutes, topicRoutes, searchRoutes, settingsRoutes,
   repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
+  commitRoutes, gitDataRoutes, contentRoutes, rawRoutes, archiveRoutes, tagRoutes,
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
   labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, timelineRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
   oauth2AppRoutes, webRoutes,

@@ -2,6 +2,7 @@
 // create and list its teams, get a team, list and change its members.
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
+import { assertMayCreateOrganization } from '../../core/account-limits.js';
 import { NotFoundError } from '../../core/errors.js';
 import {
   assertPublicForToken,
@@ -48,6 +49,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const doer = requireSignedIn(request);
+    assertMayCreateOrganization(doer);
     const b = request.body;
     const org = await createOrganization(db, doer, {
       username: b.username, fullName: b.full_name, email: b.email, description: b.description,
@@ -94,7 +96,8 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
       permission: b.permission, units: b.units, unitsMap: b.units_map, canCreateOrgRepo: b.can_create_org_repo,
     });
     reply.code(201);
-    return toApiTeam(team, null);
+    // Gitea 1.26 answers a new team with its organization.
+    return toApiTeam(team, toApiOrganization(org, appUrl));
   });
 
   app.get<{ Params: Static<typeof OrgParams>; Querystring: PagingQs }>('/api/v1/orgs/:org/teams', {

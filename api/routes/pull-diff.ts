@@ -8,27 +8,20 @@ import { repoDiskPath } from '../../core/repositories.js';
 import { pullCommitPage, pullFilePage, pullRange } from '../../core/pulls/compare.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { reposStore } from '../../db/repos.js';
-import { toUserRow, usersStore, type UserRow } from '../../db/users.js';
-import {
-  commitFiles, commitStats, streamDiff, streamFormatPatch, unverifiedCommit, type CommitInfo, type NumStatEntry,
-} from '../../git/index.js';
+import { usersStore } from '../../db/users.js';
+import { streamDiff, streamFormatPatch, type NumStatEntry } from '../../git/index.js';
 import { readPaging, setPageCountHeaders } from '../paging.js';
 import { doerOf } from '../repo-request.js';
 import { pullRepoFromRequest } from './pulls.js';
 import { ApiError } from '../schemas/issue.js';
 import { ChangedFile, Commit, GoBool, goBool, PullParams } from '../schemas/pull.js';
-import { toApiUser } from '../serializers/user.js';
+import { toApiCommits } from '../serializers/commit.js';
+import { pathSegments, repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError };
 const DiffParams = Type.Object({ ...PullParams.properties });
-const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 type IndexParams = { owner: string; repo: string; index: number };
-
-/** Gitea's util.PathEscapeSegments: each path segment escaped, the slashes kept. */
-function pathSegments(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
 
 export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
@@ -71,14 +64,6 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  /** Gitea users matched by commit e-mail, one query for the page. */
-  async function usersByEmail(commits: CommitInfo[]): Promise<Map<string, UserRow>> {
-    const emails = [...new Set(commits.flatMap((c) => [c.author.email, c.committer.email]).map((e) => e.toLowerCase()).filter(Boolean))];
-    if (emails.length === 0) return new Map();
-    const rows = await db('users').whereIn('lower_email', emails).andWhere('type', 0);
-    return new Map(rows.map((r: Record<string, unknown>) => { const u = toUserRow(r)!; return [u.lower_email, u] as const; }));
-  }
-
   app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; verification?: string; files?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/commits', {
     schema: {
       tags: ['repository'], summary: 'Get commits for a pull request', params: PullParams,
@@ -97,37 +82,8 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     const withVerification = goBool(request.query.verification, true);
     const withFiles = goBool(request.query.files, true);
     const { total, commits } = await pullCommitPage(path, await pullRange(path, pull), paging);
-    const users = await usersByEmail(commits);
-    const viewer = doerOf(request);
-    const repoApi = `${appUrl}api/v1/repos/${ctx.owner.name}/${ctx.repo.name}`;
-    const repoHtml = `${appUrl}${ctx.owner.name}/${ctx.repo.name}`;
-    const out = await Promise.all(commits.map(async (c) => {
-      const [stats, files] = await Promise.all([commitStats(path, c.sha), withFiles ? commitFiles(path, c.sha) : null]);
-      const person = (email: string) => {
-        const u = users.get(email.toLowerCase());
-        return u ? toApiUser(u, viewer, appUrl) : null;
-      };
-      return {
-        url: `${repoApi}/git/commits/${c.sha}`,
-        sha: c.sha,
-        created: c.committer.date,
-        html_url: `${repoHtml}/commit/${c.sha}`,
-        commit: {
-          url: `${repoApi}/git/commits/${c.sha}`,
-          author: { name: c.author.name, email: c.author.email, date: c.author.date },
-          committer: { name: c.committer.name, email: c.committer.email, date: c.committer.date },
-          message: c.message,
-          // Gitea puts the commit id in the tree record; clients read it that way.
-          tree: { url: `${repoApi}/git/trees/${c.sha}`, sha: c.sha, created: c.committer.date },
-          ...(withVerification ? { verification: unverifiedCommit(c.signature) } : {}),
-        },
-        author: person(c.author.email),
-        committer: person(c.committer.email),
-        parents: c.parents.map((p) => ({ url: `${repoApi}/git/commits/${p}`, sha: p, created: ZERO_TIME })),
-        files: files ? files.map((f) => ({ filename: f.filename, status: f.status })) : null,
-        stats,
-      };
-    }));
+    const links = repoLinks(appUrl, ctx);
+    const out = await toApiCommits(db, path, links, commits, { stat: true, files: withFiles, verification: withVerification }, doerOf(request), appUrl);
     setPageCountHeaders(request, reply, total, paging, appUrl);
     return out;
   });

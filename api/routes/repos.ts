@@ -3,6 +3,7 @@
 import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { assertMayCreateRepository } from '../../core/account-limits.js';
 import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { repoAccessMode } from '../../core/permissions.js';
 import { createRepository, deleteRepository, editRepository, type RepoEdit } from '../../core/repositories.js';
@@ -14,6 +15,7 @@ import { publicOnly, repoForChange, repoFromRequest } from '../repo-request.js';
 
 type CreateBody = {
   name: string; description?: string; private?: boolean; auto_init?: boolean; template?: boolean; default_branch?: string;
+  readme?: string; gitignores?: string; license?: string; issue_labels?: string;
 };
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
@@ -33,9 +35,11 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
   const deps = { db, config };
 
   async function create(request: FastifyRequest, owner: UserRow, doer: UserRow, body: CreateBody) {
+    await assertMayCreateRepository(db, doer, owner);
     const repo = await createRepository(deps, {
       owner, doer, name: body.name, description: body.description, private: body.private,
       autoInit: body.auto_init, template: body.template, defaultBranch: body.default_branch,
+      readme: body.readme, gitignores: body.gitignores, license: body.license, issueLabels: body.issue_labels,
     });
     return loadApiRepo(deps, repo, doer, config.APP_URL, { owner });
   }

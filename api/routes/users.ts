@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { createUser } from '../../core/accounts.js';
+import { looksLikeEmail } from '../../core/account-fields.js';
 import { NotFoundError, UnprocessableError } from '../../core/errors.js';
 import { accountVisibleTo, assertPublicForToken } from '../../core/organizations.js';
 import { usersStore } from '../../db/users.js';
@@ -14,10 +15,11 @@ type CreateUserBody = Static<typeof CreateUserOption>;
 
 const VISIBILITIES = ['public', 'limited', 'private'] as const;
 
+/** Gitea's binding rule `In(,public,limited,private)`, with its message. */
 function visibilityOf(value: string | undefined): (typeof VISIBILITIES)[number] | undefined {
   if (value === undefined || value === '') return undefined;
   const found = VISIBILITIES.find((v) => v === value);
-  if (!found) throw new UnprocessableError(`[visibility]: must be one of ${VISIBILITIES.join(', ')}`);
+  if (!found) throw new UnprocessableError('[Visibility]: In');
   return found;
 }
 
@@ -44,6 +46,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const admin = requireSiteAdmin(request);
     const body = request.body;
+    const visibility = visibilityOf(body.visibility);
+    if (!looksLikeEmail(body.email)) throw new UnprocessableError('[Email]: Email');
     // Only local accounts exist here; Gitea answers an unknown login source with 422 too.
     if (body.source_id !== undefined && body.source_id !== 0) throw new UnprocessableError(`login source does not exist [id: ${body.source_id}]`);
     const user = await createUser(db, {
@@ -53,7 +57,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       fullName: body.full_name,
       mustChangePassword: body.must_change_password ?? true,
       restricted: body.restricted ?? undefined,
-      visibility: visibilityOf(body.visibility),
+      visibility,
+      loginName: body.login_name,
       createdUnix: unixOf(body.created_at),
     });
     reply.code(201);

@@ -115,27 +115,7 @@ export const PullListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ description: 'page size of results' })),
 });
 
-const CommitUser = Type.Object({ name: Type.String(), email: Type.String(), date: Type.String() });
-const CommitMeta = Type.Object({ url: Type.String(), sha: Type.String(), created: Type.String() });
-const Verification = Type.Object({
-  verified: Type.Boolean(), reason: Type.String(), signature: Type.String(), signer: Nullable(Type.Object({}, { additionalProperties: true })), payload: Type.String(),
-});
-
-export const Commit = Type.Object({
-  url: Type.String(),
-  sha: Type.String(),
-  created: Type.String(),
-  html_url: Type.String(),
-  commit: Type.Object({
-    url: Type.String(), author: CommitUser, committer: CommitUser, message: Type.String(), tree: CommitMeta,
-    verification: Type.Optional(Nullable(Verification)),
-  }),
-  author: Nullable(User),
-  committer: Nullable(User),
-  parents: Type.Array(CommitMeta),
-  files: Type.Optional(Nullable(Type.Array(Type.Object({ filename: Type.String(), status: Type.String() })))),
-  stats: Type.Optional(Type.Object({ total: Type.Integer(), additions: Type.Integer(), deletions: Type.Integer() })),
-}, { description: 'Commit' });
+export { Commit } from './code.js';
 
 export const ChangedFile = Type.Object({
   filename: Type.String(),
@@ -149,9 +129,4 @@ export const ChangedFile = Type.Object({
   raw_url: Type.String(),
 }, { description: 'ChangedFile' });
 
-/** Go's strconv.ParseBool spellings, as Gitea reads boolean query values. */
-export const GoBool = Type.String({ pattern: '^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$', maxLength: 5 });
-export function goBool(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
-}
+export { GoBool, goBool } from './code.js';

@@ -137,7 +137,7 @@ export const CreateTeamOption = Type.Object({
   name: Type.String({ maxLength: 255 }),
   description: Type.Optional(Type.String({ maxLength: 255 })),
   includes_all_repositories: Type.Optional(Type.Boolean()),
-  permission: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')])),
+  permission: Type.Optional(Type.String({ maxLength: 16, description: 'read, write or admin; anything else gives the listed units no access, as in Gitea' })),
   units: Type.Optional(Type.Array(Type.String(), { description: 'deprecated: unit keys given the team permission' })),
   units_map: Type.Optional(Type.Record(Type.String(), Type.String())),
   can_create_org_repo: Type.Optional(Type.Boolean()),

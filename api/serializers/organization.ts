@@ -1,4 +1,5 @@
 // Organization and team rows to Gitea's JSON (services/convert/convert.go ToOrganization, ToTeams).
+import { REPO_UNIT_KEYS } from '../../core/teams.js';
 import type { TeamRow } from '../../db/teams.js';
 import type { UserRow } from '../../db/users.js';
 
@@ -50,17 +51,24 @@ export function toApiOrganization(org: UserRow, appUrl: string, options: { hideE
   };
 }
 
-/** `org` is given when Gitea loads it (GET /teams/{id}); lists and creation answer null. */
+/**
+ * Gitea 1.26's team JSON: admin and owner teams show every unit at their level; other teams show
+ * permission "none" (their access is per unit) and their own units. `units_map` keys are sorted,
+ * as Go writes a map. `org` is given where Gitea loads it (GET /teams/{id}, creation, a user's
+ * teams); other answers carry null.
+ */
 export function toApiTeam(team: TeamRow, org: ApiOrganization | null): ApiTeam {
+  const whole = team.permission === 'admin' || team.permission === 'owner';
+  const units: Record<string, string> = whole ? Object.fromEntries(REPO_UNIT_KEYS.map((k) => [k, team.permission])) : team.units;
   return {
     id: team.id,
     name: team.name,
     description: team.description,
     organization: org,
     includes_all_repositories: team.includes_all_repositories,
-    permission: team.permission,
-    units: Object.keys(team.units),
-    units_map: team.units,
+    permission: whole ? team.permission : 'none',
+    units: Object.keys(units),
+    units_map: Object.fromEntries(Object.entries(units).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     can_create_org_repo: team.can_create_org_repo,
   };
 }

@@ -11,9 +11,10 @@ import type { Knex } from 'knex';
 import { atLeast, repoAccessMode, type AccessMode } from '../../core/permissions.js';
 import { repoDiskPath, type RepoDeps } from '../../core/repositories.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
+import { topicsStore } from '../../db/topics.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { unixToIso } from '../../db/time.js';
-import { listBranches } from '../../git/index.js';
+import { countBranches } from '../../git/index.js';
 import { toApiUser } from './user.js';
 
 export interface RepoView {
@@ -29,6 +30,8 @@ export interface RepoFacts {
   openPulls: number;
   branchCount: number;
   sizeKiB: number;
+  /** The repository's topic names, by name. */
+  topics: string[];
   parent?: ApiRepository;
 }
 
@@ -110,7 +113,7 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     mirror_last_sync_at: ZERO_TIME,
     branch_count: facts.branchCount ?? 0,
     repo_transfer: null,
-    topics: [],
+    topics: facts.topics ?? [],
     licenses: [],
   };
   if (repo.has_issues) {
@@ -145,12 +148,13 @@ async function openIssueCounts(db: Knex, repoId: number): Promise<{ openIssues: 
 /** The counters of one repository (issues, pulls, branches, size on disk). */
 export async function repoFacts(deps: RepoDeps, repo: RepoRow, owner: UserRow): Promise<RepoFacts> {
   const path = repoDiskPath(deps.config, owner.name, repo.name);
-  const [counts, branches, bytes] = await Promise.all([
+  const [counts, branchCount, bytes, topics] = await Promise.all([
     openIssueCounts(deps.db, repo.id),
-    repo.is_empty ? Promise.resolve([]) : listBranches(path).catch(() => []),
+    repo.is_empty ? Promise.resolve(0) : countBranches(path).catch(() => 0),
     directorySizeBytes(path),
+    topicsStore(deps.db).namesOfRepo(repo.id),
   ]);
-  return { ...counts, branchCount: branches.length, sizeKiB: Math.round(bytes / 1024) };
+  return { ...counts, branchCount, sizeKiB: Math.round(bytes / 1024), topics };
 }
 
 export interface LoadApiRepoOptions {
@@ -185,4 +189,10 @@ export async function loadApiRepo(deps: RepoDeps, repo: RepoRow, viewer: UserRow
     }
   }
   return toApiRepo({ repo, owner, mode }, viewer, appUrl, facts);
+}
+
+/** A page of repositories (owners already loaded) for `viewer`, sharing one facts cache. */
+export async function loadApiRepoList(deps: RepoDeps, found: Array<{ repo: RepoRow; owner: UserRow }>, viewer: UserRow | null, appUrl: string): Promise<ApiRepository[]> {
+  const factsCache: LoadApiRepoOptions['factsCache'] = new Map();
+  return Promise.all(found.map(({ repo, owner }) => loadApiRepo(deps, repo, viewer, appUrl, { owner, factsCache })));
 }

@@ -80,7 +80,8 @@ export function toApiUser(user: UserRow, viewer: UserRow | null, appUrl: string)
   return {
     id: user.id,
     login: user.name,
-    login_name: '',
+    // Only site admins and the user themself see the login name (Gitea's ToUser).
+    login_name: authed ? user.login_name ?? '' : '',
     source_id: 0,
     full_name: user.full_name,
     email,

@@ -2,6 +2,7 @@
 // paging, dangerous ref names, and garbage Sudo and Authorization headers. Each must be refused or
 // handled in Gitea's error shape, quickly, without a 5xx and without changing the data.
 import t, { type Test } from 'tap';
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { hostileWorld, answerProblems, type HostileWorld, type Route } from './world.js';
@@ -33,17 +34,20 @@ async function check(t: Test, w: HostileWorld, name: string, c: Case): Promise<L
   return res;
 }
 
-/** Raw bytes on a socket, for what an HTTP client library refuses to send; returns the status line. */
+/**
+ * Raw bytes on a socket, for what an HTTP client library refuses to send; returns the status line.
+ * The socket stays open for writing until the answer has come (a server may drop a half-closed one).
+ */
 function rawRequest(baseUrl: string, bytes: Buffer): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let data = '';
     socket.on('data', (d) => { data += d.toString('latin1'); });
-    socket.on('end', () => resolve(data.split('\r\n')[0] ?? ''));
+    socket.on('end', () => { socket.end(); resolve(data.split('\r\n')[0] ?? ''); });
     socket.on('error', reject);
-    socket.setTimeout(5000, () => socket.destroy(new Error('no answer in 5 s')));
-    socket.end(bytes);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')));
+    socket.write(bytes);
   });
 }
 
@@ -91,6 +95,57 @@ t.test('fixed hostile inputs', async (t) => {
     await check(t, w, `pull from head ${JSON.stringify(ref)}`, { method: 'POST', url: pulls, payload: JSON.stringify({ head: ref, base: 'main', title: 't' }), expect: rejected });
     await check(t, w, `pull onto base ${JSON.stringify(ref)}`, { method: 'POST', url: pulls, payload: JSON.stringify({ head: 'feature', base: ref, title: 't' }), expect: rejected });
   }
+
+  // The code routes: hostile refs wherever a branch, tag, commit or ref is named, hostile paths
+  // wherever a file is; reads may answer 200 (dot segments collapse inside the tree), never 5xx.
+  const code = '/api/v1/repos/alice/widget';
+  const readOk = (s: number) => s === 200 || rejected(s);
+  const writeOk = (s: number) => s === 201 || rejected(s);
+  for (const ref of badRefs) {
+    const enc = encodeURIComponent(ref);
+    for (const url of [`commits?sha=${enc}`, `commits?not=${enc}`, `git/commits/${enc}`, `git/commits/${enc}.diff`, `git/trees/${enc}`, `git/refs/${enc}`,
+      `contents/README.md?ref=${enc}`, `archive/${enc}.zip`, `archive/${enc}.tar.gz`, `tags/${enc}`, `git/tags/${enc}`, `git/blobs/${enc}`]) {
+      await check(t, w, `GET ${url}`, { method: 'GET', url: `${code}/${url}`, expect: rejected });
+    }
+    await check(t, w, `raw with ref ${JSON.stringify(ref)}`, { method: 'GET', url: `${code}/raw/README.md?ref=${enc}`, expect: readOk });
+    await check(t, w, `tag named ${JSON.stringify(ref)}`, { method: 'POST', url: `${code}/tags`, payload: JSON.stringify({ tag_name: ref }), expect: rejected });
+    await check(t, w, `tag at ${JSON.stringify(ref)}`, { method: 'POST', url: `${code}/tags`, payload: JSON.stringify({ tag_name: 'fine-tag', target: ref }), expect: rejected });
+    await check(t, w, `file on branch ${JSON.stringify(ref)}`, { method: 'POST', url: `${code}/contents/x.txt`, payload: JSON.stringify({ content: 'eA==', branch: ref }), expect: rejected });
+    await check(t, w, `file on new branch ${JSON.stringify(ref)}`, { method: 'POST', url: `${code}/contents/x.txt`, payload: JSON.stringify({ content: 'eA==', new_branch: ref }), expect: rejected });
+    await check(t, w, `rename to ${JSON.stringify(ref)}`, { method: 'PATCH', url: `${code}/branches/feature`, payload: JSON.stringify({ name: ref }), expect: rejected });
+    await check(t, w, `rename ${JSON.stringify(ref)}`, { method: 'PATCH', url: `${code}/branches/${enc}`, payload: JSON.stringify({ name: 'fine' }), expect: rejected });
+    await check(t, w, `update to ${JSON.stringify(ref)}`, { method: 'PUT', url: `${code}/branches/feature`, payload: JSON.stringify({ new_commit_id: ref, force: true }), expect: rejected });
+    await check(t, w, `update from ${JSON.stringify(ref)}`, { method: 'PUT', url: `${code}/branches/feature`, payload: JSON.stringify({ new_commit_id: 'main', old_commit_id: ref, force: true }), expect: rejected });
+  }
+  // Dot segments are resolved by any WHATWG URL parser, inject's included (`contents/%2e%2e` would
+  // reach the repository route), so those travel as raw bytes over a socket, as a client that sends
+  // them on purpose does.
+  const badPaths = ['../../../etc/passwd', '%2e%2e/%2e%2e/etc/passwd', '..', '.git/config', 'a/.GIT/HEAD', '.git', '-rf', '--output=%2Ftmp%2Fpwned', '%2Fabs', 'nul%00byte', 'a%0Ab', '*', ':%2Fsecond', 'x'.repeat(5000)];
+  const rawCall = async (method: string, path: string, body?: string) => {
+    const head = [`${method} ${path} HTTP/1.1`, `Host: ${new URL(w.baseUrl).host}`, `Authorization: token ${w.tokens.alice}`, 'Connection: close'];
+    if (body !== undefined) head.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`);
+    return rawRequest(w.baseUrl, Buffer.from(`${head.join('\r\n')}\r\n\r\n${body ?? ''}`, 'latin1'));
+  };
+  for (const [i, p] of badPaths.entries()) {
+    const dotted = /(^|\/)(\.\.|%2e%2e)(\/|$)/i.test(p);
+    const send = async (name: string, method: Case['method'], url: string, payload: string | undefined, expect: (s: number) => boolean) => {
+      if (!dotted) return check(t, w, name, { method, url, payload, expect });
+      const before = await w.snapshot();
+      const status = Number((await rawCall(method, url, payload)).split(' ')[1]);
+      t.ok(expect(status), `${name} (raw): ${status}`);
+      if (rejected(status)) t.equal(await w.snapshot(), before, `${name} (raw): nothing changed`);
+      return undefined;
+    };
+    for (const url of [`contents/${p}`, `raw/${p}`, `media/${p}?ref=main`, `commits?path=${p}`, `archive/main.zip?path=${p}`]) {
+      await send(`GET ${url.slice(0, 80)}`, 'GET', `${code}/${url}`, undefined, readOk);
+    }
+    await send(`create ${p.slice(0, 40)}`, 'POST', `${code}/contents/${p}`, JSON.stringify({ content: 'eA==', new_branch: `hostile-${i}` }), writeOk);
+    await send(`move from ${p.slice(0, 40)}`, 'PUT', `${code}/contents/moved-${i}`, JSON.stringify({ content: 'eA==', sha: 'a'.repeat(40), from_path: decodeURIComponent(p), new_branch: `hostile-m${i}` }), rejected);
+    await send(`delete ${p.slice(0, 40)}`, 'DELETE', `${code}/contents/${p}`, JSON.stringify({ sha: 'a'.repeat(40), new_branch: `hostile-d${i}` }), rejected);
+    await send(`change files at ${p.slice(0, 40)}`, 'POST', `${code}/contents`, JSON.stringify({ files: [{ operation: 'update', path: decodeURIComponent(p), content: 'eA==', sha: 'a'.repeat(40) }] }), rejected);
+  }
+  t.equal((await w.api({ url: `${code}`, as: 'alice' })).statusCode, 200, 'the repository is still there');
+  t.notOk(existsSync('/tmp/pwned'), 'no option reached git');
 
   const garbage = ['', ' ', 'nobody', '..', '-x', 'x'.repeat(5000), 'root', 'alice\u00e9', '%00', '@{', 'ALICE'];
   for (const sudo of garbage) {

@@ -14,6 +14,8 @@ const DESTRUCTIVE = new Set([
   'DELETE /api/v1/repos/:owner/:repo', 'PATCH /api/v1/repos/:owner/:repo', 'DELETE /api/v1/repos/:owner/:repo/branches/*',
   'DELETE /api/v1/users/:username/tokens/:token', 'POST /api/v1/user/2fa/totp', 'DELETE /api/v1/user/2fa/totp',
   'POST /api/v1/repos/:owner/:repo/transfer', 'POST /api/v1/repos/:owner/:repo/pulls/:index/merge',
+  // A site admin may delete (purge=true) or lock out (prohibit_login, active, a new password) the world's users.
+  'DELETE /api/v1/admin/users/:username', 'PATCH /api/v1/admin/users/:username', 'DELETE /api/v1/orgs/:org',
 ]);
 const REVOKES_CURRENT = new Set(['DELETE /api/v1/token']);
 

@@ -33,7 +33,7 @@ export interface HostileWorld extends PullWorld {
 const TABLES = [
   'users', 'access_tokens', 'repositories', 'collaborations', 'issues', 'pull_requests', 'comments', 'labels',
   'issue_labels', 'milestones', 'issue_assignees', 'issue_dependencies', 'reviews', 'commit_statuses',
-  'protected_branches', 'pull_auto_merges', 'user_blocks', 'teams',
+  'protected_branches', 'pull_auto_merges', 'user_blocks', 'teams', 'team_members', 'team_repos', 'topics', 'repo_topics', 'org_public_members',
 ];
 
 /** Every ref file and packed-refs under each bare repository, read directly (no git process per check). */
@@ -94,6 +94,9 @@ export async function hostileWorld(t: Tap): Promise<HostileWorld> {
     return r.json().sha1 as string;
   };
   const tokens = { alice: await token('alice'), root: await token('root'), bob: await token('bob') };
+  // An organization, so the organization, membership and team routes are reached past their lookups.
+  const org = await w.api({ method: 'POST', url: '/api/v1/orgs', as: 'alice', body: { username: 'acme' } });
+  t.equal(org.statusCode, 201, org.body);
   const doc = (await w.app.inject('/swagger.v1.json')).json();
   const routes = routesFromSwagger(doc);
   // The smart-HTTP routes are hidden from the API document but face the same clients.
@@ -103,7 +106,7 @@ export async function hostileWorld(t: Tap): Promise<HostileWorld> {
   if (!routes.some((r) => r.pattern === '/:owner/:repo/info/refs')) routes.push({ method: 'GET', pattern: '/:owner/:repo/info/refs', params: ['owner', 'repo'], query: ['service'], bodyProps: [] });
   const repoId = String((await w.db('repositories').where({ lower_name: 'widget' }).first('id')).id);
   const real: Record<string, string> = {
-    owner: 'alice', repo: 'widget', index: '1', id: repoId, username: 'alice', user: 'alice', collaborator: 'dave', org: 'alice',
+    owner: 'alice', repo: 'widget', index: '1', id: repoId, username: 'alice', user: 'alice', collaborator: 'dave', org: 'acme', team: 'Owners', topic: 'hostile',
     base: 'main', head: 'feature', '*': 'feature', branch: 'feature', name: 'main', sha: 'feature', ref: 'feature', token: 'hostile',
   };
   const reposRoot = join(w.dataDir, 'repositories');
@@ -124,6 +127,7 @@ export function isDocumentedNonJson(route: Route, res: LightMyRequestResponse): 
   if (!route.pattern.startsWith('/api/')) return true;
   if ((route.pattern === '/api/v1/markup' || route.pattern === '/api/v1/markdown' || route.pattern === '/api/v1/markdown/raw') && res.statusCode === 422) return true;
   if (route.pattern.endsWith('/merge') && res.statusCode === 409) return true; // raw merge-conflict struct
+  if (route.pattern.includes('/topics') && res.statusCode === 422) return true; // Gitea's {invalidTopics, message}
   return false;
 }
 

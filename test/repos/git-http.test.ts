@@ -59,7 +59,7 @@ t.test('repositories over the API and git over smart HTTP', async (t) => {
   await t.test('anonymous clone of a public repository', async (t) => {
     const r = await git(['clone', cloneUrl(baseUrl, '/alice/widget.git'), 'anon-widget']);
     t.equal(r.code, 0, r.stderr);
-    t.equal(readFileSync(join(home, 'anon-widget', 'README.md'), 'utf8'), '# widget\n\nA widget\n');
+    t.equal(readFileSync(join(home, 'anon-widget', 'README.md'), 'utf8'), '# widget\n\nA widget', "Gitea's Default README");
     const noSuffix = await git(['clone', cloneUrl(baseUrl, '/alice/widget'), 'anon-widget-2']);
     t.equal(noSuffix.code, 0, 'the URL without .git works too');
   });

@@ -1,0 +1,46 @@
+// Tags of a hosted repository: create (lightweight, or annotated when a message is given) at a
+// target commit, and delete. Names are compared without case for clashes, as Gitea's release table
+// compares them. Tag protection rules are not kept by this service.
+import { refConflict } from './branch-write.js';
+import { resolveRevision } from './code-refs.js';
+import { ConflictError, NotFoundError, UnprocessableError, storageFailure } from './errors.js';
+import type { RepoContext } from './permissions.js';
+import { gitIdentity } from './pulls/git-identity.js';
+import { repoDiskPath } from './repositories.js';
+import type { UserRow } from '../db/users.js';
+import { createTag, deleteRef, isValidRefName, listTags, type TagInfo } from '../git/index.js';
+
+export interface TagDeps {
+  config: { APP_DATA_PATH: string };
+}
+
+/**
+ * git's rules for a tag name (refs/tags/<name> must be a valid reference, no leading '-', not
+ * HEAD), and not "@", which git reads as HEAD wherever a revision is expected.
+ */
+export function isValidTagName(name: string): boolean {
+  return name.length > 0 && !name.startsWith('-') && name !== 'HEAD' && name !== '@' && isValidRefName(`refs/tags/${name}`);
+}
+
+export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserRow, input: { name: string; message?: string; target?: string }): Promise<TagInfo> {
+  const path = repoDiskPath(deps.config, ctx.owner.name, ctx.repo.name);
+  const target = input.target || ctx.repo.default_branch;
+  const commit = ctx.repo.is_empty ? null : await resolveRevision(path, target);
+  if (!commit) throw new NotFoundError(`target not found: object does not exist [id: ${target}, rel_path: ]`);
+  const existing = await listTags(path);
+  if (existing.some((t) => t.name.toLowerCase() === input.name.toLowerCase())) throw new ConflictError(`tag already exists [name: ${input.name}]`);
+  if (!isValidTagName(input.name)) throw new UnprocessableError(`release tag name is not valid [tag_name: ${input.name}]`);
+  const created = await createTag(path, input.name, commit, { message: input.message, tagger: { ...gitIdentity(doer), date: new Date() } })
+    .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `tag ${input.name}`); });
+  if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
+  const tag = (await listTags(path)).find((t) => t.name === input.name);
+  if (!tag) throw new NotFoundError(`tag doesn't exist: ${input.name}`);
+  return tag;
+}
+
+export async function deleteRepoTag(deps: TagDeps, ctx: RepoContext, name: string): Promise<void> {
+  const path = repoDiskPath(deps.config, ctx.owner.name, ctx.repo.name);
+  const tag = ctx.repo.is_empty ? undefined : (await listTags(path)).find((t) => t.name.toLowerCase() === name.toLowerCase());
+  if (!tag) throw new NotFoundError();
+  if (!(await deleteRef(path, `refs/tags/${tag.name}`, tag.id, { reason: 'tag deleted' }))) throw new ConflictError('The tag has changed meanwhile; try again.');
+}
