@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { registerSwagger } from './plugins/swagger.js';
+import { registerGoDecoding } from './plugins/decoding.js';
 import { loggerOptions, requestIdFrom } from './logging.js';
 import type { Services } from './services.js';
 import { miscRoutes } from './routes/misc.js';
@@ -29,16 +30,6 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     frameworkErrors: frameworkErrorHandler(config.APP_URL),
-    ajv: {
-      customOptions: {
-        removeAdditional: true,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: false,
-        // OpenAPI annotations (x-nullable, x-extension...) are documentation, not validation.
-        strictSchema: false,
-      },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
@@ -46,6 +37,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app, config.APP_URL);
+  // Go clients' nulls, empty strings, empty bodies and query and path values: api/decoding.ts.
+  registerGoDecoding(app);
   await app.register(metricsPlugin);
   await registerSwagger(app, config);
 

@@ -63,9 +63,9 @@ export async function editLabel(db: Knex, owner: LabelOwner, id: number, input: 
   return getLabel(db, owner, id);
 }
 
+/** Deleting a label that does not exist (or is another owner's) changes nothing and succeeds, as in Gitea. */
 export async function deleteLabel(db: Knex, owner: LabelOwner, id: number): Promise<void> {
-  await getLabel(db, owner, id);
-  await labelsStore(db).remove(id);
+  if (await labelsStore(db).byId(owner, id)) await labelsStore(db).remove(id);
 }
 
 /**

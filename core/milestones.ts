@@ -21,7 +21,8 @@ export async function findMilestone(db: Knex, repoId: number, idOrName: string):
 export interface MilestoneInput {
   title?: string;
   description?: string;
-  state?: 'open' | 'closed';
+  /** `closed` closes the milestone; any other value opens it (Gitea's rule). */
+  state?: string;
   due_on?: string | null;
 }
 
@@ -55,8 +56,8 @@ export async function editMilestone(db: Knex, repoId: number, idOrName: string, 
   const fields: Parameters<ReturnType<typeof milestonesStore>['update']>[1] = {};
   if (input.title !== undefined) fields.name = checkTitle(input.title);
   if (input.description !== undefined) fields.content = input.description;
-  const due = dueUnix(input.due_on);
-  if (due !== undefined) fields.deadline_unix = due;
+  // Gitea sets the deadline from every edit: one without due_on (a Go client's null) clears it.
+  fields.deadline_unix = dueUnix(input.due_on) ?? null;
   if (input.state !== undefined && (input.state === 'closed') !== milestone.is_closed) {
     fields.is_closed = input.state === 'closed';
     fields.closed_unix = fields.is_closed ? nowUnix() : null;

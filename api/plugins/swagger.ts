@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../../app/config.js';
+import { documentRoute, hoistModels } from './openapi-document.js';
 
 export const SERVICE_VERSION = '1.24.0+pullhost';
 
@@ -18,7 +19,7 @@ export async function registerSwagger(app: FastifyInstance, config: Config): Pro
         version: SERVICE_VERSION,
       },
       host: base.host,
-      basePath: '/',
+      basePath: '/api/v1',
       schemes: [base.protocol.replace(':', '')],
       consumes: ['application/json', 'text/plain'],
       produces: ['application/json', 'text/html'],
@@ -36,6 +37,8 @@ export async function registerSwagger(app: FastifyInstance, config: Config): Pro
         { SudoParam: [] }, { SudoHeader: [] }, { TOTPHeader: [] },
       ],
     },
+    transform: documentRoute as never,
+    transformObject: (documentObject) => hoistModels((documentObject as { swaggerObject: Record<string, unknown> }).swaggerObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/api/swagger', uiConfig: { url: '/swagger.v1.json' } as never });
   app.get('/swagger.v1.json', { schema: { hide: true } }, async () => app.swagger());

@@ -13,7 +13,7 @@ import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { contentDisposition, repoLinks, USER_CONTENT_HEADERS } from '../serializers/contents.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
-const ArchiveParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'the git reference for download with attached archive format (e.g. master.zip)' }) });
+const ArchiveParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'the git reference for download with attached archive format (e.g. master.zip)', 'x-param-name': 'archive' }) });
 const ArchiveQuery = Type.Object({
   path: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })], { description: 'subpath(s) of the repository to download' })),
 });

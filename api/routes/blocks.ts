@@ -39,15 +39,16 @@ export async function blockRoutes(app: FastifyInstance): Promise<void> {
     return { doer, blocker: org };
   };
 
-  const variants: Array<{ base: string; tag: string; scope: ScopeCategory; blockerOf: BlockerOf; params: typeof OrgParams | null; one: typeof UsernameParams | typeof OrgUserParams; who: string }> = [
-    { base: '/api/v1/user/blocks', tag: 'user', scope: 'user', blockerOf: self, params: null, one: UsernameParams, who: 'the authenticated user' },
-    { base: '/api/v1/orgs/:org/blocks', tag: 'organization', scope: 'organization', blockerOf: organization, params: OrgParams, one: OrgUserParams, who: 'the organization (owners only)' },
+  const variants: Array<{ base: string; tag: string; scope: ScopeCategory; blockerOf: BlockerOf; params: typeof OrgParams | null; one: typeof UsernameParams | typeof OrgUserParams; who: string; op: 'user' | 'organization' }> = [
+    { base: '/api/v1/user/blocks', tag: 'user', scope: 'user', blockerOf: self, params: null, one: UsernameParams, who: 'the authenticated user', op: 'user' },
+    { base: '/api/v1/orgs/:org/blocks', tag: 'organization', scope: 'organization', blockerOf: organization, params: OrgParams, one: OrgUserParams, who: 'the organization (owners only)', op: 'organization' },
   ];
 
   for (const v of variants) {
     app.get<{ Querystring: PagingQs }>(v.base, {
       config: { scope: v.scope },
       schema: {
+        operationId: `${v.op}ListBlocks`,
         tags: [v.tag],
         summary: `List users blocked by ${v.who}`,
         description: 'Sets X-Total-Count (no Link header, as Gitea).',
@@ -66,6 +67,7 @@ export async function blockRoutes(app: FastifyInstance): Promise<void> {
     app.get<{ Params: Static<typeof OrgUserParams> }>(`${v.base}/:username`, {
       config: { scope: v.scope },
       schema: {
+        operationId: `${v.op}CheckUserBlock`,
         tags: [v.tag],
         summary: `Check if a user is blocked by ${v.who}`,
         description: '204 when blocked, 404 when not (or when the user does not exist).',
@@ -82,6 +84,7 @@ export async function blockRoutes(app: FastifyInstance): Promise<void> {
     app.put<{ Params: Static<typeof OrgUserParams>; Querystring: Static<typeof BlockQuery> }>(`${v.base}/:username`, {
       config: { scope: v.scope },
       schema: {
+        operationId: `${v.op}BlockUser`,
         tags: [v.tag],
         summary: 'Block a user',
         description: '400 `cannot block the user` for yourself, an already blocked user or a member of the organization; 400 `cannot block an organization`.',
@@ -99,6 +102,7 @@ export async function blockRoutes(app: FastifyInstance): Promise<void> {
     app.delete<{ Params: Static<typeof OrgUserParams> }>(`${v.base}/:username`, {
       config: { scope: v.scope },
       schema: {
+        operationId: `${v.op}UnblockUser`,
         tags: [v.tag],
         summary: 'Unblock a user',
         description: '400 `cannot unblock the user` when the user is not blocked.',

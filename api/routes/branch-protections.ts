@@ -15,7 +15,7 @@ import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { BranchProtection, CreateBranchProtectionOption, EditBranchProtectionOption } from '../schemas/branch-protection.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError, 423: ApiError };
-const RuleParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'name of protected branch rule' }) });
+const RuleParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'name of protected branch rule', 'x-param-name': 'name' }) });
 type Params = { owner: string; repo: string };
 type Options = Partial<BranchProtectionSettings> & { priority?: number; rule_name?: string; branch_name?: string };
 
@@ -70,7 +70,7 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
   }
 
   app.get<{ Params: Params }>('/api/v1/repos/:owner/:repo/branch_protections', {
-    schema: { tags: ['repository'], summary: 'List branch protections for a repository', params: OwnerRepoParams, response: { 200: Type.Array(BranchProtection), ...errors } },
+    schema: { operationId: 'repoListBranchProtection', tags: ['repository'], summary: 'List branch protections for a repository', params: OwnerRepoParams, response: { 200: Type.Array(BranchProtection), ...errors } },
     config: { scope: 'repository' },
   }, async (request) => {
     const ctx = await repoForChange(request, request.params, 'admin', { allowArchived: true });
@@ -79,6 +79,7 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
 
   app.post<{ Params: Params; Body: Options }>('/api/v1/repos/:owner/:repo/branch_protections', {
     schema: {
+      operationId: 'repoCreateBranchProtection',
       tags: ['repository'], summary: 'Create a branch protections for a repository', params: OwnerRepoParams,
       body: CreateBranchProtectionOption, response: { 201: BranchProtection, ...errors },
     },
@@ -102,8 +103,9 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
 
   app.post<{ Params: Params; Body: { ids: number[] } }>('/api/v1/repos/:owner/:repo/branch_protections/priority', {
     schema: {
+      operationId: 'repoUpdateBranchProtectionPriories',
       tags: ['repository'], summary: 'Update the priorities of branch protections for a repository', params: OwnerRepoParams,
-      body: Type.Object({ ids: Type.Array(Type.Integer()) }), response: { 204: Type.Null(), ...errors },
+      body: Type.Object({ ids: Type.Array(Type.Integer()) }, { title: 'UpdateBranchProtectionPriories' }), response: { 204: Type.Null(), ...errors },
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
@@ -118,7 +120,7 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
   });
 
   app.get<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branch_protections/*', {
-    schema: { tags: ['repository'], summary: 'Get a specific branch protection for the repository', params: RuleParams, response: { 200: BranchProtection, ...errors } },
+    schema: { operationId: 'repoGetBranchProtection', tags: ['repository'], summary: 'Get a specific branch protection for the repository', params: RuleParams, response: { 200: BranchProtection, ...errors } },
     config: { scope: 'repository' },
   }, async (request) => {
     const ctx = await repoForChange(request, request.params, 'admin', { allowArchived: true });
@@ -127,6 +129,7 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
 
   app.patch<{ Params: Params & { '*': string }; Body: Options }>('/api/v1/repos/:owner/:repo/branch_protections/*', {
     schema: {
+      operationId: 'repoEditBranchProtection',
       tags: ['repository'], summary: 'Edit a branch protections for a repository. Only fields that are set will be changed',
       params: RuleParams, body: EditBranchProtectionOption, response: { 200: BranchProtection, ...errors },
     },
@@ -140,7 +143,7 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
   });
 
   app.delete<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branch_protections/*', {
-    schema: { tags: ['repository'], summary: 'Delete a specific branch protection for the repository', params: RuleParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'repoDeleteBranchProtection', tags: ['repository'], summary: 'Delete a specific branch protection for the repository', params: RuleParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'admin');

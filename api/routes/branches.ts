@@ -13,7 +13,7 @@ import { ApiError, Branch, CreateBranchOption, OwnerRepoParams } from '../schema
 import { RenameBranchRepoOption, UpdateBranchRepoOption } from '../schemas/code.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
-const BranchParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'branch name' }) });
+const BranchParams = Type.Object({ owner: Type.String(), repo: Type.String(), '*': Type.String({ description: 'branch name', 'x-param-name': 'branch' }) });
 
 type Params = { owner: string; repo: string };
 
@@ -72,6 +72,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/branches', {
     schema: {
+      operationId: 'repoListBranches',
       tags: ['repository'], summary: "List a repository's branches", params: OwnerRepoParams,
       querystring: Type.Object(PagingQuery), response: { 200: Type.Array(Branch), ...errors },
     },
@@ -85,7 +86,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
-    schema: { tags: ['repository'], summary: 'Retrieve a specific branch from a repository', params: BranchParams, response: { 200: Branch, ...errors } },
+    schema: { operationId: 'repoGetBranch', tags: ['repository'], summary: 'Retrieve a specific branch from a repository', params: BranchParams, response: { 200: Branch, ...errors } },
     config: { scope: 'repository' },
   }, async (request) => {
     const ctx = await repoFromRequest(request, request.params);
@@ -96,6 +97,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Params; Body: { new_branch_name: string; old_branch_name?: string; old_ref_name?: string } }>('/api/v1/repos/:owner/:repo/branches', {
     schema: {
+      operationId: 'repoCreateBranch',
       tags: ['repository'], summary: 'Create a branch', params: OwnerRepoParams, body: CreateBranchOption,
       response: { 201: Branch, ...errors },
     },
@@ -136,7 +138,7 @@ export async function branchRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.delete<{ Params: Params & { '*': string } }>('/api/v1/repos/:owner/:repo/branches/*', {
-    schema: { tags: ['repository'], summary: 'Delete a specific branch from a repository', params: BranchParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'repoDeleteBranch', tags: ['repository'], summary: 'Delete a specific branch from a repository', params: BranchParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'write');

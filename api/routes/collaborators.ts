@@ -28,6 +28,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { owner: string; repo: string }; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/collaborators', {
     schema: {
+      operationId: 'repoListCollaborators',
       tags: ['repository'], summary: "List a repository's collaborators",
       params: Type.Object({ owner: Type.String(), repo: Type.String() }), querystring: Type.Object(PagingQuery),
       response: { 200: Type.Array(UserRef), ...errors },
@@ -47,6 +48,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params }>('/api/v1/repos/:owner/:repo/collaborators/:collaborator', {
     schema: {
+      operationId: 'repoCheckCollaborator',
       tags: ['repository'], summary: 'Check if a user is a collaborator of a repository',
       params: CollaboratorParams, response: { 204: Type.Null(), ...errors },
     },
@@ -62,6 +64,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
 
   app.put<{ Params: Params; Body: { permission?: 'read' | 'write' | 'admin' } | undefined }>('/api/v1/repos/:owner/:repo/collaborators/:collaborator', {
     schema: {
+      operationId: 'repoAddCollaborator',
       tags: ['repository'], summary: 'Add or Update a collaborator to a repository',
       params: CollaboratorParams, body: Type.Optional(AddCollaboratorOption), response: { 204: Type.Null(), ...errors },
     },
@@ -83,6 +86,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: Params }>('/api/v1/repos/:owner/:repo/collaborators/:collaborator', {
     schema: {
+      operationId: 'repoDeleteCollaborator',
       tags: ['repository'], summary: 'Delete a collaborator from a repository',
       params: CollaboratorParams, response: { 204: Type.Null(), ...errors },
     },
@@ -96,6 +100,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params }>('/api/v1/repos/:owner/:repo/collaborators/:collaborator/permission', {
     schema: {
+      operationId: 'repoGetRepoPermissions',
       tags: ['repository'], summary: 'Get repository permissions for a user',
       params: CollaboratorParams, response: { 200: RepoCollaboratorPermission, ...errors },
     },

@@ -20,7 +20,7 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof IssueParams>; Querystring: Static<typeof ListQuery> }>('/api/v1/repos/:owner/:repo/issues/:index/comments', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'List all comments on an issue', params: IssueParams, querystring: ListQuery, response: { 200: Type.Array(Comment), ...errors } },
+    schema: { operationId: 'issueGetComments', tags: ['issue'], summary: 'List all comments on an issue', params: IssueParams, querystring: ListQuery, response: { 200: Type.Array(Comment), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
@@ -31,7 +31,7 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Static<typeof IssueParams>; Body: Static<typeof CreateIssueCommentOption> }>('/api/v1/repos/:owner/:repo/issues/:index/comments', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Add a comment to an issue', params: IssueParams, body: CreateIssueCommentOption, response: { 201: Comment, ...errors } },
+    schema: { operationId: 'issueCreateComment', tags: ['issue'], summary: 'Add a comment to an issue', params: IssueParams, body: CreateIssueCommentOption, response: { 201: Comment, ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const doer = requireSignedIn(request);

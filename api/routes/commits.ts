@@ -29,8 +29,8 @@ const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ description: 'page size of results (ignored if used with `path`)' })),
   not: Type.Optional(Type.String({ maxLength: 1024, description: 'commits that match the given specifier will not be listed' })),
 });
-type ListQuery = { sha?: string; path?: string; since?: string; until?: string; stat?: string; verification?: string; files?: string; page?: number; limit?: number; not?: string };
-type PartsQuery = { stat?: string; verification?: string; files?: string };
+type ListQuery = { sha?: string; path?: string; since?: string; until?: string; stat?: boolean; verification?: boolean; files?: boolean; page?: number; limit?: number; not?: string };
+type PartsQuery = { stat?: boolean; verification?: boolean; files?: boolean };
 
 /** Gitea's ParseCommitOptions: each part is on unless asked off. */
 function commitParts(q: PartsQuery): CommitParts {

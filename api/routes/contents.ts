@@ -18,7 +18,7 @@ import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { fileVerification, repoLinks, toContentsResponse, toFileCommitResponse, type RepoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
-const FileParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'path of the file (or directory)' }) });
+const FileParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'path of the file (or directory)', 'x-param-name': 'filepath' }) });
 const RefQuery = Type.Object({ ref: Type.Optional(Type.String({ maxLength: 1024, description: 'The name of the commit/branch/tag. Default to the repository’s default branch.' })) });
 const ContentsAnswer = Type.Union([ContentsResponse, Type.Array(ContentsResponse)], { description: 'a ContentsResponse for a file, a list for a directory' });
 

@@ -38,6 +38,7 @@ export async function dependencyRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof IssueParams>; Querystring: Static<typeof Paging> }>('/api/v1/repos/:owner/:repo/issues/:index/dependencies', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'issueListIssueDependencies',
       tags: ['issue'], summary: "List an issue's dependencies, i.e all issues that block this issue", params: IssueParams, querystring: Paging,
       description: 'Blockers in repositories the caller cannot read are left out (Gitea shows them titled HIDDEN).',
       response: { 200: Type.Array(Issue), ...errors },
@@ -60,6 +61,7 @@ export async function dependencyRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof IssueParams>; Body: Static<typeof IssueMeta> }>('/api/v1/repos/:owner/:repo/issues/:index/dependencies', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'issueCreateIssueDependencies',
       tags: ['issue'], summary: 'Make the issue in the url depend on the issue in the form', params: IssueParams, body: IssueMeta,
       description: 'Duplicates are 409 and self or circular dependencies 422 (Gitea answers 500).',
       response: { 201: Issue, ...errors },
@@ -74,6 +76,7 @@ export async function dependencyRoutes(app: FastifyInstance): Promise<void> {
   app.delete<{ Params: Static<typeof IssueParams>; Body: Static<typeof IssueMeta> }>('/api/v1/repos/:owner/:repo/issues/:index/dependencies', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'issueRemoveIssueDependencies',
       tags: ['issue'], summary: 'Remove an issue dependency', params: IssueParams, body: IssueMeta,
       description: 'Answers 201 as Gitea\'s code does (its swagger says 200). An absent dependency is 404.',
       response: { 201: Issue, ...errors },

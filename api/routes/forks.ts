@@ -20,6 +20,7 @@ export async function forkRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Params; Body: { organization?: string | null; name?: string | null } | undefined }>('/api/v1/repos/:owner/:repo/forks', {
     schema: {
+      operationId: 'createFork',
       tags: ['repository'], summary: 'Fork a repository', params: OwnerRepoParams, body: Type.Optional(CreateForkOption),
       response: { 202: Repository, ...errors },
     },
@@ -34,6 +35,7 @@ export async function forkRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params; Querystring: { page?: number; limit?: number } }>('/api/v1/repos/:owner/:repo/forks', {
     schema: {
+      operationId: 'listForks',
       tags: ['repository'], summary: "List a repository's forks", params: OwnerRepoParams,
       querystring: Type.Object(PagingQuery), response: { 200: Type.Array(Repository), ...errors },
     },

@@ -15,7 +15,7 @@ import { pathSegments, repoLinks } from '../serializers/contents.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 const ShaParams = Type.Object({ ...OwnerRepoParams.properties, sha: Type.String({ description: 'sha of the object' }) });
-const RefParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'part or full name of the ref' }) });
+const RefParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'part or full name of the ref', 'x-param-name': 'ref' }) });
 const TreeQuery = Type.Object({
   recursive: Type.Optional({ ...GoBool, description: 'show all directories and files' }),
   page: Type.Optional(Type.Integer({ description: "page number; the 'truncated' field in the response will be true if there are still more items after this page, false if the last page" })),
@@ -60,7 +60,7 @@ export async function gitDataRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request) => refsUnder(await repoFromRequest(request, request.params), request.params['*']));
 
-  app.get<{ Params: Params & { sha: string }; Querystring: { recursive?: string; page?: number; per_page?: number } }>('/api/v1/repos/:owner/:repo/git/trees/:sha', {
+  app.get<{ Params: Params & { sha: string }; Querystring: { recursive?: boolean; page?: number; per_page?: number } }>('/api/v1/repos/:owner/:repo/git/trees/:sha', {
     schema: {
       operationId: 'GetTree', tags: ['repository'], summary: 'Gets the tree of a repository.',
       params: ShaParams, querystring: TreeQuery, response: { 200: GitTreeResponse, ...errors },

@@ -45,6 +45,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof OwnerRepoParams>; Body: Static<typeof CreateIssueOption> }>('/api/v1/repos/:owner/:repo/issues', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'issueCreateIssue',
       tags: ['issue'], summary: 'Create an issue', params: OwnerRepoParams, body: CreateIssueOption,
       description: 'Labels, milestone, assignees and due date are applied only for writers. Unknown label ids are 422 (Gitea drops them silently).',
       response: { 201: Issue, ...errors },
@@ -61,7 +62,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof OwnerRepoParams>; Querystring: Static<typeof ListQuery> }>('/api/v1/repos/:owner/:repo/issues', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: "List a repository's issues", params: OwnerRepoParams, querystring: ListQuery, response: { 200: Type.Array(Issue), ...errors } },
+    schema: { operationId: 'issueListIssues', tags: ['issue'], summary: "List a repository's issues", params: OwnerRepoParams, querystring: ListQuery, response: { 200: Type.Array(Issue), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const q = request.query;
@@ -103,7 +104,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof IssueParams> }>('/api/v1/repos/:owner/:repo/issues/:index', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Get an issue', params: IssueParams, response: { 200: Issue, ...errors } },
+    schema: { operationId: 'issueGetIssue', tags: ['issue'], summary: 'Get an issue', params: IssueParams, response: { 200: Issue, ...errors } },
   }, async (request) => {
     const ctx = await repoForRequest(db, request, request.params);
     return renderIssue(rc(request.doer ?? null), await loadIssue(db, ctx.repo.id, request.params.index));
@@ -112,6 +113,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: Static<typeof IssueParams>; Body: Static<typeof EditIssueOption> }>('/api/v1/repos/:owner/:repo/issues/:index', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'issueEditIssue',
       tags: ['issue'], summary: 'Edit an issue', params: IssueParams, body: EditIssueOption,
       description: 'Answers 201 as Gitea does. Send `content_version` (from the Issue) with `body` to get 400 instead of overwriting a body someone else changed. Closing with open dependencies is 412.',
       response: { 201: Issue, ...errors },
@@ -122,11 +124,11 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
     assertNotArchived(ctx.repo);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
     const { state, ...rest } = request.body;
-    const edit = issue.is_pull ? rest : request.body;
+    if (state !== undefined && state !== 'open' && state !== 'closed') throw new PreconditionFailedError(`unknown state: ${state.slice(0, 40)}`);
+    const edit = issue.is_pull ? rest : { ...rest, state: state as 'open' | 'closed' | undefined };
     const edited0 = await editIssue(db, ctx, issue, doer, edit);
     if (state !== undefined && issue.is_pull) {
       // A pull request's state changes go through its workflow, so they cannot interleave with a merge.
-      if (state !== 'open' && state !== 'closed') throw new PreconditionFailedError(`unknown state ${String(state).slice(0, 20)}`);
       const key = { repoId: ctx.repo.id, index: issue.index };
       throwIfFailed(await runPullOperation(app.services, key, setStateUpdate, { doerId: doer.id, state }, idempotencyKey(request, 'setState', key)));
     } else if (state !== undefined && state !== (issue.is_closed ? 'closed' : 'open')) {

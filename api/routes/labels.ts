@@ -38,7 +38,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof OwnerRepoParams>; Querystring: Static<typeof Paging> }>('/api/v1/repos/:owner/:repo/labels', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: "Get all of a repository's labels", params: OwnerRepoParams, querystring: Paging, response: { 200: Type.Array(Label), ...errors } },
+    schema: { operationId: 'issueListLabels', tags: ['issue'], summary: "Get all of a repository's labels", params: OwnerRepoParams, querystring: Paging, response: { 200: Type.Array(Label), ...errors } },
   }, async (request, reply) => {
     const { owner, render } = await repoLabels(request, request.params, false);
     const paging = readPaging(request.query, config);
@@ -49,7 +49,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Static<typeof OwnerRepoParams>; Body: Static<typeof CreateLabelOption> }>('/api/v1/repos/:owner/:repo/labels', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Create a label', params: OwnerRepoParams, body: CreateLabelOption, response: { 201: Label, ...errors } },
+    schema: { operationId: 'issueCreateLabel', tags: ['issue'], summary: 'Create a label', params: OwnerRepoParams, body: CreateLabelOption, response: { 201: Label, ...errors } },
   }, async (request, reply) => {
     const { owner, render } = await repoLabels(request, request.params, true);
     reply.code(201);
@@ -58,7 +58,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof RepoLabelParams> }>('/api/v1/repos/:owner/:repo/labels/:id', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Get a single label', params: RepoLabelParams, response: { 200: Label, ...errors } },
+    schema: { operationId: 'issueGetLabel', tags: ['issue'], summary: 'Get a single label', params: RepoLabelParams, response: { 200: Label, ...errors } },
   }, async (request) => {
     const { owner, render } = await repoLabels(request, request.params, false);
     return render(await getLabel(db, owner, request.params.id));
@@ -66,7 +66,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: Static<typeof RepoLabelParams>; Body: Static<typeof EditLabelOption> }>('/api/v1/repos/:owner/:repo/labels/:id', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Update a label', params: RepoLabelParams, body: EditLabelOption, response: { 200: Label, ...errors } },
+    schema: { operationId: 'issueEditLabel', tags: ['issue'], summary: 'Update a label', params: RepoLabelParams, body: EditLabelOption, response: { 200: Label, ...errors } },
   }, async (request) => {
     const { owner, render } = await repoLabels(request, request.params, true);
     return render(await editLabel(db, owner, request.params.id, request.body));
@@ -74,7 +74,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: Static<typeof RepoLabelParams> }>('/api/v1/repos/:owner/:repo/labels/:id', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Delete a label', params: RepoLabelParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'issueDeleteLabel', tags: ['issue'], summary: 'Delete a label', params: RepoLabelParams, response: { 204: Type.Null(), ...errors } },
   }, async (request, reply) => {
     const { owner } = await repoLabels(request, request.params, true);
     await deleteLabel(db, owner, request.params.id);
@@ -97,7 +97,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof OrgParams>; Querystring: Static<typeof Paging> }>('/api/v1/orgs/:org/labels', {
     config: { scope: 'organization' },
-    schema: { tags: ['organization'], summary: "List an organization's labels", params: OrgParams, querystring: Paging, response: { 200: Type.Array(Label), ...errors } },
+    schema: { operationId: 'orgListLabels', tags: ['organization'], summary: "List an organization's labels", params: OrgParams, querystring: Paging, response: { 200: Type.Array(Label), ...errors } },
   }, async (request, reply) => {
     const { owner, render } = await orgLabels(request, request.params.org, false);
     const paging = readPaging(request.query, config);
@@ -108,7 +108,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Static<typeof OrgParams>; Body: Static<typeof CreateLabelOption> }>('/api/v1/orgs/:org/labels', {
     config: { scope: 'organization' },
-    schema: { tags: ['organization'], summary: 'Create a label for an organization', params: OrgParams, body: CreateLabelOption, response: { 201: Label, ...errors } },
+    schema: { operationId: 'orgCreateLabel', tags: ['organization'], summary: 'Create a label for an organization', params: OrgParams, body: CreateLabelOption, response: { 201: Label, ...errors } },
   }, async (request, reply) => {
     const { owner, render } = await orgLabels(request, request.params.org, true);
     reply.code(201);
@@ -117,7 +117,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof OrgLabelParams> }>('/api/v1/orgs/:org/labels/:id', {
     config: { scope: 'organization' },
-    schema: { tags: ['organization'], summary: 'Get a single label', params: OrgLabelParams, response: { 200: Label, ...errors } },
+    schema: { operationId: 'orgGetLabel', tags: ['organization'], summary: 'Get a single label', params: OrgLabelParams, response: { 200: Label, ...errors } },
   }, async (request) => {
     const { owner, render } = await orgLabels(request, request.params.org, false);
     return render(await getLabel(db, owner, request.params.id));
@@ -125,7 +125,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: Static<typeof OrgLabelParams>; Body: Static<typeof EditLabelOption> }>('/api/v1/orgs/:org/labels/:id', {
     config: { scope: 'organization' },
-    schema: { tags: ['organization'], summary: 'Update a label', params: OrgLabelParams, body: EditLabelOption, response: { 200: Label, ...errors } },
+    schema: { operationId: 'orgEditLabel', tags: ['organization'], summary: 'Update a label', params: OrgLabelParams, body: EditLabelOption, response: { 200: Label, ...errors } },
   }, async (request) => {
     const { owner, render } = await orgLabels(request, request.params.org, true);
     return render(await editLabel(db, owner, request.params.id, request.body));
@@ -133,7 +133,7 @@ export async function labelRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: Static<typeof OrgLabelParams> }>('/api/v1/orgs/:org/labels/:id', {
     config: { scope: 'organization' },
-    schema: { tags: ['organization'], summary: 'Delete a label', params: OrgLabelParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'orgDeleteLabel', tags: ['organization'], summary: 'Delete a label', params: OrgLabelParams, response: { 204: Type.Null(), ...errors } },
   }, async (request, reply) => {
     const { owner } = await orgLabels(request, request.params.org, true);
     await deleteLabel(db, owner, request.params.id);

@@ -5,6 +5,7 @@ import { extractReferenceCandidates, type ReferenceCandidates } from '../../work
 import type { RenderRequest } from '../../workers/markup/types.js';
 import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
+import { goJsonParser, malformedJsonBody } from '../plugins/decoding.js';
 
 const INLINE_SCAN_LIMIT = 4 * 1024;
 
@@ -14,21 +15,21 @@ const MarkupOption = Type.Object({
   Context: Type.Optional(Type.String({ maxLength: 2048, description: 'URL path for rendering issue, media and file links, e.g. /owner/repo or owner/repo' })),
   Wiki: Type.Optional(Type.Boolean({ description: 'Is it a wiki page? (deprecated)' })),
   FilePath: Type.Optional(Type.String({ maxLength: 4096, description: 'File path for detecting extension in file mode' })),
-});
+}, { title: 'MarkupOption' });
 
-const MarkdownOption = Type.Omit(MarkupOption, ['FilePath']);
+const MarkdownOption = Type.Omit(MarkupOption, ['FilePath'], { title: 'MarkdownOption' });
 
 const HtmlResponse = { 200: Type.String({ description: 'HTML fragment' }), 422: Type.String({ description: 'plain text error, ending in a newline' }) };
 
 /** The JSON-bodied rendering routes. */
 const JSON_ROUTES = [
   {
-    url: '/api/v1/markup', kind: 'markup', body: MarkupOption,
+    url: '/api/v1/markup', kind: 'markup', body: MarkupOption, operationId: 'renderMarkup',
     summary: 'Render a markup document as HTML',
     description: 'Modes gfm, comment and file (by the extension of FilePath; markdown extensions and .csv/.tsv). Errors are text/plain with a trailing newline: 422 `Unknown mode: <mode>` and `Unsupported render extension: .<ext>`.',
   },
   {
-    url: '/api/v1/markdown', kind: 'markdown', body: MarkdownOption,
+    url: '/api/v1/markdown', kind: 'markdown', body: MarkdownOption, operationId: 'renderMarkdown',
     summary: 'Render a markdown document as HTML',
     description: 'Modes gfm, comment and markdown (plain markdown: wiki syntax stays literal). Empty Text gives an empty 200.',
   },
@@ -71,15 +72,15 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
    * once meant 64 parses of about 2 ms each, all due in the same turn of the loop.
    */
   const INLINE_JSON_LIMIT = 64 * 1024;
-  const parseJsonInline = app.getDefaultJsonParser('error', 'error');
+  const parseJsonInline = goJsonParser(app.getDefaultJsonParser('error', 'error') as never);
   async function parseJsonBody(request: FastifyRequest, body: Buffer): Promise<unknown> {
-    if (body.length <= INLINE_JSON_LIMIT) {
+    if (body.length <= INLINE_JSON_LIMIT || body.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) {
       return new Promise((resolve, reject) => {
         parseJsonInline(request, body.toString('utf8'), (err, value) => (err ? reject(err) : resolve(value)));
       });
     }
     const parsed = await pool.run<ParsedJson>({ kind: 'parseJson', body });
-    if (!parsed.ok) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+    if (!parsed.ok) throw malformedJsonBody(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY());
     return parsed.value;
   }
 
@@ -94,7 +95,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
       routes.post(route.url, {
         bodyLimit: config.MARKUP_BODY_LIMIT,
         config: { scope: 'misc' },
-        schema: { tags: ['miscellaneous'], summary: route.summary, description: route.description, body: route.body, response: HtmlResponse },
+        schema: { operationId: route.operationId, tags: ['miscellaneous'], summary: route.summary, description: route.description, body: route.body, response: HtmlResponse },
       }, async (request, reply) => {
         const b = request.body as Static<typeof MarkupOption>;
         // FilePath is a /markup field only.
@@ -111,6 +112,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     raw.post('/api/v1/markdown/raw', {
       config: { scope: 'misc' },
       schema: {
+        operationId: 'renderMarkdownRaw',
         tags: ['miscellaneous'],
         summary: 'Render raw markdown as HTML',
         description: 'The request body is the markdown text (any content type); rendered as mode `markdown`.',

@@ -23,7 +23,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof OwnerRepoParams>; Querystring: Static<typeof ListQuery> }>('/api/v1/repos/:owner/:repo/milestones', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: "Get all of a repository's milestones", params: OwnerRepoParams, querystring: ListQuery, response: { 200: Type.Array(Milestone), ...errors } },
+    schema: { operationId: 'issueGetMilestonesList', tags: ['issue'], summary: "Get all of a repository's milestones", params: OwnerRepoParams, querystring: ListQuery, response: { 200: Type.Array(Milestone), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const state = request.query.state ?? 'open';
@@ -37,7 +37,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Static<typeof OwnerRepoParams>; Body: Static<typeof CreateMilestoneOption> }>('/api/v1/repos/:owner/:repo/milestones', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Create a milestone', params: OwnerRepoParams, body: CreateMilestoneOption, response: { 201: Milestone, ...errors } },
+    schema: { operationId: 'issueCreateMilestone', tags: ['issue'], summary: 'Create a milestone', params: OwnerRepoParams, body: CreateMilestoneOption, response: { 201: Milestone, ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     requireSignedIn(request);
@@ -49,7 +49,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof MilestoneParams> }>('/api/v1/repos/:owner/:repo/milestones/:id', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Get a milestone', params: MilestoneParams, response: { 200: Milestone, ...errors } },
+    schema: { operationId: 'issueGetMilestone', tags: ['issue'], summary: 'Get a milestone', params: MilestoneParams, response: { 200: Milestone, ...errors } },
   }, async (request) => {
     const ctx = await repoForRequest(db, request, request.params);
     return toApiMilestone(await findMilestone(db, ctx.repo.id, request.params.id));
@@ -57,7 +57,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: Static<typeof MilestoneParams>; Body: Static<typeof EditMilestoneOption> }>('/api/v1/repos/:owner/:repo/milestones/:id', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Update a milestone', params: MilestoneParams, body: EditMilestoneOption, response: { 200: Milestone, ...errors } },
+    schema: { operationId: 'issueEditMilestone', tags: ['issue'], summary: 'Update a milestone', params: MilestoneParams, body: EditMilestoneOption, response: { 200: Milestone, ...errors } },
   }, async (request) => {
     const ctx = await repoForRequest(db, request, request.params);
     requireSignedIn(request);
@@ -68,7 +68,7 @@ export async function milestoneRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: Static<typeof MilestoneParams> }>('/api/v1/repos/:owner/:repo/milestones/:id', {
     config: { scope: 'issue' },
-    schema: { tags: ['issue'], summary: 'Delete a milestone', params: MilestoneParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'issueDeleteMilestone', tags: ['issue'], summary: 'Delete a milestone', params: MilestoneParams, response: { 204: Type.Null(), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     requireSignedIn(request);

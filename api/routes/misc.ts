@@ -9,11 +9,12 @@ export async function miscRoutes(app: FastifyInstance): Promise<void> {
   const { config, db } = app.services;
 
   app.get('/api/v1/version', {
-    schema: { tags: ['miscellaneous'], summary: "Returns the version of the server", response: { 200: Type.Object({ version: Type.String() }) } },
+    schema: { operationId: 'getVersion', tags: ['miscellaneous'], summary: "Returns the version of the server", response: { 200: Type.Object({ version: Type.String() }, { title: 'ServerVersion' }) } },
   }, async () => ({ version: SERVICE_VERSION }));
 
   app.get('/api/v1/settings/api', {
     schema: {
+      operationId: 'getGeneralAPISettings',
       tags: ['settings'],
       summary: 'Get instance\'s global settings for api',
       response: {
@@ -23,7 +24,7 @@ export async function miscRoutes(app: FastifyInstance): Promise<void> {
           default_git_trees_per_page: Type.Integer(),
           default_max_blob_size: Type.Integer(),
           default_max_response_size: Type.Integer(),
-        }),
+        }, { title: 'GeneralAPISettings' }),
       },
     },
   }, async () => ({

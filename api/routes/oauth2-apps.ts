@@ -19,14 +19,14 @@ const OAuth2Application = Type.Object({
   skip_secondary_authorization: Type.Boolean(),
   redirect_uris: Type.Array(Type.String()),
   created: Type.String({ format: 'date-time' }),
-}, { description: 'OAuth2Application' });
+}, { title: 'OAuth2Application' });
 
 const CreateOAuth2ApplicationOptions = Type.Object({
   name: Type.String(),
   redirect_uris: Type.Optional(Type.Array(Type.String())),
   confidential_client: Type.Optional(Type.Boolean()),
   skip_secondary_authorization: Type.Optional(Type.Boolean()),
-}, { description: 'CreateOAuth2ApplicationOptions' });
+}, { title: 'CreateOAuth2ApplicationOptions' });
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
@@ -52,7 +52,7 @@ export async function oauth2AppRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: Static<typeof CreateOAuth2ApplicationOptions> }>('/api/v1/user/applications/oauth2', {
     config: { scope: 'user' },
-    schema: { tags, summary: 'Creates a new OAuth2 application', body: CreateOAuth2ApplicationOptions, response: { 201: OAuth2Application, 400: ApiErrorBody, 422: ApiErrorBody, ...errors } },
+    schema: { operationId: 'userCreateOAuth2Application', tags, summary: 'Creates a new OAuth2 application', body: CreateOAuth2ApplicationOptions, response: { 201: OAuth2Application, 400: ApiErrorBody, 422: ApiErrorBody, ...errors } },
   }, async (request, reply) => {
     const doer = requireSignedIn(request);
     const created = await createApplication(db, secretKey, doer.id, request.body);
@@ -61,7 +61,7 @@ export async function oauth2AppRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: { page?: number; limit?: number } }>('/api/v1/user/applications/oauth2', {
     config: { scope: 'user' },
-    schema: { tags, summary: "List the authenticated user's oauth2 applications", querystring: Type.Object(PagingQuery), response: { 200: Type.Array(OAuth2Application), ...errors } },
+    schema: { operationId: 'userGetOauth2Application', tags, summary: "List the authenticated user's oauth2 applications", querystring: Type.Object(PagingQuery), response: { 200: Type.Array(OAuth2Application), ...errors } },
   }, async (request, reply) => {
     const doer = requireSignedIn(request);
     const paging = readPaging(request.query, config);
@@ -73,7 +73,7 @@ export async function oauth2AppRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof IdParams> }>('/api/v1/user/applications/oauth2/:id', {
     config: { scope: 'user' },
-    schema: { tags, summary: 'Get an OAuth2 application', params: IdParams, response: { 200: OAuth2Application, ...errors } },
+    schema: { operationId: 'userGetOAuth2Application', tags, summary: 'Get an OAuth2 application', params: IdParams, response: { 200: OAuth2Application, ...errors } },
   }, async (request) => {
     const doer = requireSignedIn(request);
     return toApiApplication(await ownApplication(db, doer.id, request.params.id));
@@ -82,6 +82,7 @@ export async function oauth2AppRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof CreateOAuth2ApplicationOptions> }>('/api/v1/user/applications/oauth2/:id', {
     config: { scope: 'user' },
     schema: {
+      operationId: 'userUpdateOAuth2Application',
       tags,
       summary: 'Update an OAuth2 application, this includes regenerating the client secret',
       params: IdParams,
@@ -96,7 +97,7 @@ export async function oauth2AppRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/user/applications/oauth2/:id', {
     config: { scope: 'user' },
-    schema: { tags, summary: 'Delete an OAuth2 application', params: IdParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'userDeleteOAuth2Application', tags, summary: 'Delete an OAuth2 application', params: IdParams, response: { 204: Type.Null(), ...errors } },
   }, async (request, reply) => {
     const doer = requireSignedIn(request);
     await deleteApplication(db, doer.id, request.params.id);

@@ -41,6 +41,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Static<typeof CreateOrgOption> }>('/api/v1/orgs', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgCreate',
       tags: ['organization'],
       summary: 'Create an organization',
       description: 'The creator becomes the only member of the new `Owners` team (permission owner).',
@@ -62,6 +63,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof OrgParams> }>('/api/v1/orgs/:org', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgGet',
       tags: ['organization'],
       summary: 'Get an organization',
       description: 'Private organizations are visible to their members and site admins; limited ones to signed-in users. The e-mail is blank for anonymous callers.',
@@ -77,6 +79,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof OrgParams>; Body: Static<typeof CreateTeamOption> }>('/api/v1/orgs/:org/teams', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgCreateTeam',
       tags: ['organization'],
       summary: 'Create a team',
       description: 'Organization owners only. Permission admin gives every unit admin access; below admin, `units_map` sets the units ' +
@@ -103,6 +106,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof OrgParams>; Querystring: PagingQs }>('/api/v1/orgs/:org/teams', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgListTeams',
       tags: ['organization'],
       summary: "List an organization's teams",
       description: 'Organization members only. Sets X-Total-Count.',
@@ -123,6 +127,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof TeamParams> }>('/api/v1/teams/:id', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgGetTeam',
       tags: ['organization'],
       summary: 'Get a team',
       description: 'Team members, organization owners and site admins; other organization members get 403, everybody else 404.',
@@ -141,6 +146,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof TeamParams>; Querystring: PagingQs }>('/api/v1/teams/:id/members', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgListTeamMembers',
       tags: ['organization'],
       summary: "List a team's members",
       description: 'Sets X-Total-Count.',
@@ -161,6 +167,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.put<{ Params: Static<typeof TeamMemberParams> }>('/api/v1/teams/:id/members/:username', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgAddTeamMember',
       tags: ['organization'],
       summary: 'Add a team member',
       description: 'Organization owners only (others get 404, as Gitea hides the team). 403 when the organization blocked the user.',
@@ -179,6 +186,7 @@ export async function orgRoutes(app: FastifyInstance): Promise<void> {
   app.delete<{ Params: Static<typeof TeamMemberParams> }>('/api/v1/teams/:id/members/:username', {
     config: { scope: 'organization' },
     schema: {
+      operationId: 'orgRemoveTeamMember',
       tags: ['organization'],
       summary: 'Remove a team member',
       description: 'Organization owners only. Removing the last member of the Owners team answers 422 (Gitea: 500).',

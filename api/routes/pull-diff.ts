@@ -19,7 +19,7 @@ import { toApiCommits } from '../serializers/commit.js';
 import { pathSegments, repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError };
-const DiffParams = Type.Object({ ...PullParams.properties });
+const DiffParams = Type.Object({ ...PullParams.properties, diffType: Type.Union([Type.Literal('diff'), Type.Literal('patch')], { description: 'whether the output is diff or patch' }) });
 
 type IndexParams = { owner: string; repo: string; index: number };
 
@@ -33,29 +33,28 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     return { pull, path: repoDiskPath(config, ctx.owner.name, ctx.repo.name) };
   }
 
-  for (const kind of ['diff', 'patch'] as const) {
-    app.get<{ Params: IndexParams; Querystring: { binary?: string } }>(`/api/v1/repos/:owner/:repo/pulls/:index.${kind}`, {
-      schema: {
-        tags: ['repository'], summary: `Get a pull request ${kind} (streamed, text/plain)`, params: DiffParams,
-        querystring: Type.Object({ binary: Type.Optional({ ...GoBool, description: 'include binary changes so that `git apply` accepts the output' }) }),
-        response: { 200: Type.String({ description: `the ${kind}` }), ...errors },
-      },
-      config: { scope: 'repository' },
-    }, async (request, reply) => {
-      const ctx = await pullRepoFromRequest(request, request.params);
-      const { pull, path } = await loadPull(ctx, request.params.index);
-      const range = await pullRange(path, pull);
-      const binary = goBool(request.query.binary, false);
-      // Never buffered: git writes, the socket reads, back-pressure in between.
-      const stream = kind === 'diff'
-        ? streamDiff(path, range.from, range.to, { binary })
-        : streamFormatPatch(path, range.from, range.to, binary ? { binary: true } : {});
-      return reply.type('text/plain; charset=utf-8').serializer((x: unknown) => x as string).send(stream);
-    });
-  }
+  // One route, as Gitea's `{index}.{diffType:diff|patch}`: `/pulls/1.0` is not a diff but index "1.0".
+  app.get<{ Params: IndexParams & { diffType: 'diff' | 'patch' }; Querystring: { binary?: boolean } }>('/api/v1/repos/:owner/:repo/pulls/:index.:diffType(^(diff|patch)$)', {
+    schema: {
+      operationId: 'repoDownloadPullDiffOrPatch', tags: ['repository'], summary: 'Get a pull request diff or patch (streamed, text/plain)', params: DiffParams, produces: ['text/plain'],
+      querystring: Type.Object({ binary: Type.Optional({ ...GoBool, description: 'include binary changes so that `git apply` accepts the output' }) }),
+      response: { 200: Type.String({ description: 'the diff or patch' }), ...errors },
+    },
+    config: { scope: 'repository' },
+  }, async (request, reply) => {
+    const ctx = await pullRepoFromRequest(request, request.params);
+    const { pull, path } = await loadPull(ctx, request.params.index);
+    const range = await pullRange(path, pull);
+    const binary = goBool(request.query.binary, false);
+    // Never buffered: git writes, the socket reads, back-pressure in between.
+    const stream = request.params.diffType === 'diff'
+      ? streamDiff(path, range.from, range.to, { binary })
+      : streamFormatPatch(path, range.from, range.to, binary ? { binary: true } : {});
+    return reply.type('text/plain; charset=utf-8').serializer((x: unknown) => x as string).send(stream);
+  });
 
   app.get<{ Params: IndexParams }>('/api/v1/repos/:owner/:repo/pulls/:index/merge', {
-    schema: { tags: ['repository'], summary: 'Check if a pull request has been merged', params: PullParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'repoPullRequestIsMerged', tags: ['repository'], summary: 'Check if a pull request has been merged', params: PullParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'issue' },
   }, async (request, reply) => {
     const ctx = await pullRepoFromRequest(request, request.params);
@@ -64,8 +63,9 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; verification?: string; files?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/commits', {
+  app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; verification?: boolean; files?: boolean } }>('/api/v1/repos/:owner/:repo/pulls/:index/commits', {
     schema: {
+      operationId: 'repoGetPullRequestCommits',
       tags: ['repository'], summary: 'Get commits for a pull request', params: PullParams,
       querystring: Type.Object({
         page: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()),
@@ -90,6 +90,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; 'skip-to'?: string; whitespace?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/files', {
     schema: {
+      operationId: 'repoGetPullRequestFiles',
       tags: ['repository'], summary: 'Get changed files for a pull request', params: PullParams,
       querystring: Type.Object({
         page: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()),

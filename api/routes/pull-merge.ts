@@ -33,7 +33,7 @@ const MergePullRequestOption = Type.Object({
   force_merge: Type.Optional(Type.Boolean()),
   merge_when_checks_succeed: Type.Optional(Type.Boolean({ description: 'schedule the merge for when the required checks succeed (201), or merge now when nothing is pending' })),
   delete_branch_after_merge: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-});
+}, { title: 'MergePullRequestOption' });
 type MergeBody = Static<typeof MergePullRequestOption>;
 
 const Empty = Type.Null({ description: 'no content' });
@@ -74,6 +74,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/v1/repos/:owner/:repo/pulls/:index/merge', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'repoMergePullRequest',
       tags: ['repository'], summary: 'Merge a pull request', params: PullParams, body: MergePullRequestOption,
       description: 'Runs in the pull request\'s workflow, one operation at a time. A retried request with the same Idempotency-Key header gets the first answer back (for 24 h); without one, each request is judged afresh. 409 for conflicts carries Gitea\'s raw error struct plus ConflictedFiles.',
       response: { 200: Empty, 201: Empty, 404: ApiError, 405: ApiError, 409: Type.Unknown(), 423: ApiError },
@@ -112,6 +113,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/api/v1/repos/:owner/:repo/pulls/:index/merge', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'repoCancelScheduledAutoMerge',
       tags: ['repository'], summary: 'Cancel the scheduled auto merge for the given pull request', params: PullParams,
       response: { 204: Empty, 403: ApiError, 404: ApiError, 423: ApiError },
     },
@@ -126,6 +128,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/v1/repos/:owner/:repo/pulls/:index/update', {
     config: { scope: 'repository' },
     schema: {
+      operationId: 'repoUpdatePullRequest',
       tags: ['repository'], summary: 'Merge the base branch into the pull request\'s head branch (or rebase the head onto it)', params: PullParams,
       querystring: Type.Object({ style: Type.Optional(Type.String({ maxLength: 30, description: 'merge (default) or rebase; anything else means merge' })) }),
       description: 'An already up-to-date head answers 200 (Gitea answers 500).',

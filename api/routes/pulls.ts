@@ -30,7 +30,7 @@ const OwnerRepo = Type.Object({ owner: Type.String({ maxLength: 255 }), repo: Ty
 const BaseHeadParams = Type.Object({
   owner: Type.String({ maxLength: 255 }), repo: Type.String({ maxLength: 255 }),
   base: Type.String({ maxLength: 255, description: 'base branch' }),
-  '*': Type.String({ maxLength: 600, description: 'head: `branch`, `owner:branch` or `owner/repo:branch`' }),
+  '*': Type.String({ maxLength: 600, description: 'head: `branch`, `owner:branch` or `owner/repo:branch`', 'x-param-name': 'head' }),
 });
 
 type Params = { owner: string; repo: string };
@@ -69,6 +69,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params; Querystring: Static<typeof PullListQuery> }>('/api/v1/repos/:owner/:repo/pulls', {
     schema: {
+      operationId: 'repoListPullRequests',
       tags: ['repository'], summary: "List a repo's pull requests",
       description: 'A `labels` value that is not an integer is answered 422 naming the value; Gitea answers 500, which we do not copy.',
       params: OwnerRepo, querystring: PullListQuery, response: { 200: Type.Array(PullRequest), ...errors },
@@ -88,7 +89,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: IndexParams }>('/api/v1/repos/:owner/:repo/pulls/:index', {
-    schema: { tags: ['repository'], summary: 'Get a pull request', params: PullParams, response: { 200: PullRequest, ...errors } },
+    schema: { operationId: 'repoGetPullRequest', tags: ['repository'], summary: 'Get a pull request', params: PullParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
     const ctx = await pullRepoFromRequest(request, request.params);
@@ -96,7 +97,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: Params & { base: string; '*': string } }>('/api/v1/repos/:owner/:repo/pulls/:base/*', {
-    schema: { tags: ['repository'], summary: 'Get a pull request by base and head', params: BaseHeadParams, response: { 200: PullRequest, ...errors } },
+    schema: { operationId: 'repoGetPullRequestByBaseHead', tags: ['repository'], summary: 'Get a pull request by base and head', params: BaseHeadParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
     const ctx = await pullRepoFromRequest(request, request.params);
@@ -111,6 +112,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Params; Body: Static<typeof CreatePullRequestOption> }>('/api/v1/repos/:owner/:repo/pulls', {
     schema: {
+      operationId: 'repoCreatePullRequest',
       tags: ['repository'], summary: 'Create a pull request', params: OwnerRepo, body: CreatePullRequestOption,
       response: { 201: PullRequest, ...errors },
     },
@@ -132,6 +134,7 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: IndexParams; Body: Static<typeof EditPullRequestOption> }>('/api/v1/repos/:owner/:repo/pulls/:index', {
     schema: {
+      operationId: 'repoEditPullRequest',
       tags: ['repository'], summary: 'Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.',
       description: 'Answers 201 (Gitea\'s contract). The body is protected by `content_version`: send the version you read; if the stored one differs the edit is refused with 400 and nothing changes. State and base changes run in the pull request\'s workflow, one operation at a time with merges.',
       params: PullParams, body: EditPullRequestOption, response: { 201: PullRequest, ...errors },

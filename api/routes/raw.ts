@@ -14,7 +14,7 @@ import { ApiError, OwnerRepoParams } from '../schemas/repo.js';
 import { contentDisposition, USER_CONTENT_HEADERS } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError };
-const FileParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'path of the file to get, it should be "{ref}/{filepath}". If there is no ref could be inferred, it will be treated as the default branch' }) });
+const FileParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'path of the file to get, it should be "{ref}/{filepath}". If there is no ref could be inferred, it will be treated as the default branch', 'x-param-name': 'filepath' }) });
 const RefQuery = Type.Object({ ref: Type.Optional(Type.String({ maxLength: 1024, description: 'The name of the commit/branch/tag. Default to the repository’s default branch' })) });
 /** Gitea's StaticCacheTime. */
 const CACHE_SECONDS = 6 * 60 * 60;

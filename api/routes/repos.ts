@@ -45,7 +45,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.post<{ Body: CreateBody }>('/api/v1/user/repos', {
-    schema: { tags: ['repository', 'user'], summary: 'Create a repository', body: CreateRepoOption, response: { 201: Repository, ...errors } },
+    schema: { operationId: 'createCurrentUserRepo', tags: ['repository', 'user'], summary: 'Create a repository', body: CreateRepoOption, response: { 201: Repository, ...errors } },
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const doer = requireSignedIn(request);
@@ -56,6 +56,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
   for (const prefix of ['orgs', 'org']) {
     app.post<{ Params: { org: string }; Body: CreateBody }>(`/api/v1/${prefix}/:org/repos`, {
       schema: {
+        operationId: prefix === 'org' ? 'createOrgRepoDeprecated' : 'createOrgRepo',
         tags: ['organization'], summary: 'Create a repository in an organization', deprecated: prefix === 'org' ? true : undefined,
         params: Type.Object({ org: Type.String() }), body: CreateRepoOption, response: { 201: Repository, ...errors },
       },
@@ -72,6 +73,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { username: string }; Body: CreateBody }>('/api/v1/admin/users/:username/repos', {
     schema: {
+      operationId: 'adminCreateRepo',
       tags: ['admin'], summary: 'Create a repository on behalf of a user',
       params: Type.Object({ username: Type.String() }), body: CreateRepoOption, response: { 201: Repository, ...errors },
     },
@@ -86,7 +88,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { owner: string; repo: string } }>('/api/v1/repos/:owner/:repo', {
-    schema: { tags: ['repository'], summary: 'Get a repository', params: OwnerRepoParams, response: { 200: Repository, ...errors } },
+    schema: { operationId: 'repoGet', tags: ['repository'], summary: 'Get a repository', params: OwnerRepoParams, response: { 200: Repository, ...errors } },
     config: { scope: 'repository' },
   }, async (request) => {
     const ctx = await repoFromRequest(request, request.params);
@@ -95,6 +97,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: { owner: string; repo: string }; Body: RepoEdit }>('/api/v1/repos/:owner/:repo', {
     schema: {
+      operationId: 'repoEdit',
       tags: ['repository'], summary: "Edit a repository's properties. Only fields that are set will be changed.",
       params: OwnerRepoParams, body: EditRepoOption, response: { 200: Repository, ...errors },
     },
@@ -107,7 +110,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.delete<{ Params: { owner: string; repo: string } }>('/api/v1/repos/:owner/:repo', {
-    schema: { tags: ['repository'], summary: 'Delete a repository', params: OwnerRepoParams, response: { 204: Type.Null(), ...errors } },
+    schema: { operationId: 'repoDelete', tags: ['repository'], summary: 'Delete a repository', params: OwnerRepoParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'owner', { allowArchived: true, message: 'Given user is not owner of organization.' });
@@ -117,6 +120,7 @@ export async function repoRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { id: number } }>('/api/v1/repositories/:id', {
     schema: {
+      operationId: 'repoGetByID',
       tags: ['repository'], summary: 'Get a repository by id',
       params: Type.Object({ id: Type.Integer() }), response: { 200: Repository, ...errors },
     },

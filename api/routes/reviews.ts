@@ -21,7 +21,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Static<typeof IssueParams>; Querystring: Static<typeof Paging> }>('/api/v1/repos/:owner/:repo/pulls/:index/reviews', {
     config: { scope: 'repository' },
-    schema: { tags: ['repository'], summary: 'List all reviews for a pull request', params: IssueParams, querystring: Paging, response: { 200: Type.Array(PullReview), ...errors } },
+    schema: { operationId: 'repoListPullReviews', tags: ['repository'], summary: 'List all reviews for a pull request', params: IssueParams, querystring: Paging, response: { 200: Type.Array(PullReview), ...errors } },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const issue = await loadIssue(db, ctx.repo.id, request.params.index);
@@ -35,6 +35,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof IssueParams>; Body: Static<typeof CreatePullReviewOptions> }>('/api/v1/repos/:owner/:repo/pulls/:index/reviews', {
     config: { scope: 'repository' },
     schema: {
+      operationId: 'repoCreatePullReview',
       tags: ['repository'], summary: 'Create a review to an pull request', params: IssueParams, body: CreatePullReviewOptions,
       description: 'Events APPROVED, REQUEST_CHANGES, COMMENT (PENDING when empty). A verdict is official when the reviewer may write to the repository. Answers 200 as Gitea does.',
       response: { 200: PullReview, ...errors },

@@ -45,6 +45,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof ShaParams>; Body: Static<typeof CreateStatusOption> }>('/api/v1/repos/:owner/:repo/statuses/:sha', {
     config: { scope: 'repository' },
     schema: {
+      operationId: 'repoCreateStatus',
       tags: ['repository'], summary: 'Create a commit status', params: ShaParams, body: CreateStatusOption,
       description: 'The request names the state `state`; the response names it `status`. `id` is the per-commit index. An unknown commit is 404 (Gitea answers 500).',
       response: { 201: CommitStatus, ...errors },
@@ -82,6 +83,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof ShaParams>; Querystring: Static<typeof StatusListQuery> }>('/api/v1/repos/:owner/:repo/statuses/:sha', {
     config: { scope: 'repository' },
     schema: {
+      operationId: 'repoListStatuses',
       tags: ['repository'], summary: "Get a commit's statuses", params: ShaParams, querystring: StatusListQuery,
       response: { 200: Type.Array(CommitStatus), ...errors },
     },
@@ -93,6 +95,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof RefParams>; Querystring: Static<typeof StatusListQuery> }>('/api/v1/repos/:owner/:repo/commits/:ref/statuses', {
     config: { scope: 'repository' },
     schema: {
+      operationId: 'repoListStatusesByRef',
       tags: ['repository'], summary: "Get a commit's statuses, by branch/tag/commit reference", params: RefParams, querystring: StatusListQuery,
       response: { 200: Type.Array(CommitStatus), ...errors },
     },
@@ -105,6 +108,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof RefParams>; Querystring: Static<typeof CombinedQuery> }>('/api/v1/repos/:owner/:repo/commits/:ref/status', {
     config: { scope: 'repository' },
     schema: {
+      operationId: 'repoGetCombinedStatusByRef',
       tags: ['repository'], summary: "Get a commit's combined status, by branch/tag/commit reference", params: RefParams, querystring: CombinedQuery,
       description: 'Latest status per context; failure if any is error or failure, success if all are success, warning or skipped, otherwise pending.',
       response: { 200: CombinedStatus, ...errors },

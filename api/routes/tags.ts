@@ -15,7 +15,7 @@ import { toApiTag } from '../serializers/tag.js';
 import { repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError, 423: ApiError };
-const TagParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'name of the tag' }) });
+const TagParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String({ description: 'name of the tag', 'x-param-name': 'tag' }) });
 type Params = { owner: string; repo: string };
 
 export async function tagRoutes(app: FastifyInstance): Promise<void> {

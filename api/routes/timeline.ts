@@ -25,6 +25,7 @@ export async function timelineRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof IssueParams>; Querystring: Static<typeof TimelineQuery> }>('/api/v1/repos/:owner/:repo/issues/:index/timeline', {
     config: { scope: 'issue' },
     schema: {
+      operationId: 'issueGetCommentsAndTimeline',
       tags: ['issue'], summary: 'List all comments and events on an issue', description: DESCRIPTION,
       params: IssueParams, querystring: TimelineQuery,
       response: { 200: Type.Array(TimelineComment), 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError },

@@ -54,6 +54,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof UsernameParams>; Querystring: { page?: number; limit?: number } }>('/api/v1/users/:username/tokens', {
     config: { scope: 'user', basicAuthOnly: true },
     schema: {
+      operationId: 'userGetTokens',
       tags: ['user'],
       summary: "List the authenticated user's access tokens",
       description: `${BASIC_ONLY_NOTE} \`sha1\` is always "". Sets X-Total-Count (no Link header, as Gitea).`,
@@ -72,6 +73,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof UsernameParams>; Body: Static<typeof CreateAccessTokenOption> }>('/api/v1/users/:username/tokens', {
     config: { scope: 'user', basicAuthOnly: true },
     schema: {
+      operationId: 'userCreateToken',
       tags: ['user'],
       summary: 'Create an access token',
       description: `${BASIC_ONLY_NOTE} The token value is returned once, in \`sha1\`. 400 for a used name, an unknown scope or no scope.`,
@@ -89,6 +91,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   app.delete<{ Params: Static<typeof TokenParams> }>('/api/v1/users/:username/tokens/:token', {
     config: { scope: 'user', basicAuthOnly: true },
     schema: {
+      operationId: 'userDeleteAccessToken',
       tags: ['user'],
       summary: 'Delete an access token',
       description: `${BASIC_ONLY_NOTE} \`{token}\` is the id, or the name when it is not an integer. 422 when a name matches several tokens.`,
@@ -112,6 +115,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/v1/token', {
     schema: {
+      operationId: 'userGetCurrentToken',
       tags: ['user'],
       summary: 'Get the access token of the current request',
       description: 'Latest Gitea. Needs a personal access token (401 `token is required` otherwise).',
@@ -132,6 +136,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/api/v1/token', {
     schema: {
+      operationId: 'userDeleteCurrentToken',
       tags: ['user'],
       summary: 'Revoke the access token of the current request',
       description: 'Latest Gitea. Needs a personal access token (401 `token is required` otherwise).',

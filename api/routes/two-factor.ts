@@ -19,6 +19,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/v1/user/2fa', {
     config: { scope: 'user' },
     schema: {
+      operationId: 'userGetTwoFactor',
       tags: ['user'],
       summary: 'Two-factor authentication status of the authenticated user',
       description: EXTENSION,
@@ -33,6 +34,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/v1/user/2fa/totp', {
     config: { scope: 'user', basicAuthOnly: true },
     schema: {
+      operationId: 'userEnrollTotp',
       tags: ['user'],
       summary: 'Start TOTP enrolment',
       description: `${EXTENSION} Basic authentication with the password only. Returns the otpauth URI and secret once; ` +
@@ -49,6 +51,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
   app.put<{ Body: Static<typeof TotpConfirmOption> }>('/api/v1/user/2fa/totp/confirm', {
     config: { scope: 'user', basicAuthOnly: true },
     schema: {
+      operationId: 'userConfirmTotp',
       tags: ['user'],
       summary: 'Confirm TOTP enrolment with a current code',
       description: `${EXTENSION} Basic authentication with the password only. 204: two-factor authentication is on, and Basic ` +
@@ -65,6 +68,7 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/api/v1/user/2fa/totp', {
     config: { scope: 'user', basicAuthOnly: true },
     schema: {
+      operationId: 'userDisableTotp',
       tags: ['user'],
       summary: 'Turn TOTP off',
       description: `${EXTENSION} Basic authentication with the password and the current code (X-Gitea-OTP or X-Service-OTP). 404 when 2FA is off.`,

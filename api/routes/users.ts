@@ -36,6 +36,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: CreateUserBody }>('/api/v1/admin/users', {
     config: { scope: 'admin' },
     schema: {
+      operationId: 'adminCreateUser',
       tags: ['admin'],
       summary: 'Create a user',
       description: 'Site administrators only. `must_change_password` defaults to true when omitted, as in Gitea. ' +
@@ -68,6 +69,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/v1/user', {
     config: { scope: 'user' },
     schema: {
+      operationId: 'userGetCurrent',
       tags: ['user'],
       summary: 'Get the authenticated user',
       response: { 200: User, 401: ApiErrorBody, 403: ApiErrorBody },
@@ -80,6 +82,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof UsernameParams> }>('/api/v1/users/:username', {
     config: { scope: 'user' },
     schema: {
+      operationId: 'userGet',
       tags: ['user'],
       summary: 'Get a user',
       description: 'Limited users are visible to signed-in callers; private users to themselves, site admins and people who share an organization with them. Hidden users answer 404.',

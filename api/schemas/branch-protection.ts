@@ -47,12 +47,12 @@ export const BranchProtection = Type.Object({
   ...optionFields,
   created_at: Type.String(),
   updated_at: Type.String(),
-});
+}, { title: 'BranchProtection' });
 
 export const CreateBranchProtectionOption = Type.Object({
   branch_name: Type.Optional(Type.String({ maxLength: 255 })),
   rule_name: Type.Optional(Type.String({ maxLength: 255 })),
   ...optional,
-});
+}, { title: 'CreateBranchProtectionOption' });
 
-export const EditBranchProtectionOption = Type.Object({ ...optional });
+export const EditBranchProtectionOption = Type.Object({ ...optional }, { title: 'EditBranchProtectionOption' });

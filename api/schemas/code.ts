@@ -3,15 +3,13 @@
 // file changes, tags. Each model carries Gitea's definition name as its title.
 import Type from 'typebox';
 import { User } from './user.js';
+import { PayloadCommitVerification } from './repo.js';
 
 export const Nullable = <T extends object>(schema: T) => Type.Unsafe<unknown>({ ...schema, nullable: true, 'x-nullable': true });
 const NullableString = Type.Unsafe<string | null>({ type: 'string', nullable: true, 'x-nullable': true });
 
 export const CommitUser = Type.Object({ name: Type.String(), email: Type.String(), date: Type.String() }, { title: 'CommitUser' });
 export const CommitMeta = Type.Object({ url: Type.String(), sha: Type.String(), created: Type.String() }, { title: 'CommitMeta' });
-export const PayloadCommitVerification = Type.Object({
-  verified: Type.Boolean(), reason: Type.String(), signature: Type.String(), signer: Nullable(Type.Object({}, { additionalProperties: true })), payload: Type.String(),
-}, { title: 'PayloadCommitVerification' });
 
 export const Commit = Type.Object({
   url: Type.String(),
@@ -27,13 +25,12 @@ export const Commit = Type.Object({
   parents: Type.Array(CommitMeta),
   files: Nullable(Type.Array(Type.Object({ filename: Type.String(), status: Type.String() }, { title: 'CommitAffectedFiles' }))),
   stats: Nullable(Type.Object({ total: Type.Integer(), additions: Type.Integer(), deletions: Type.Integer() }, { title: 'CommitStats' })),
-}, { title: 'Commit', description: 'Commit' });
+}, { title: 'Commit' });
 
-/** Go's strconv.ParseBool spellings, as Gitea reads boolean query values. */
-export const GoBool = Type.String({ pattern: '^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$', maxLength: 5 });
-export function goBool(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
+/** A boolean query value, read as Gitea's FormBool (api/decoding.ts): ParseBool's spellings or "on" are true, anything else false. */
+export const GoBool = Type.Boolean();
+export function goBool(value: boolean | undefined, fallback: boolean): boolean {
+  return value ?? fallback;
 }
 
 export const CommitQuery = {

@@ -14,7 +14,7 @@ export const OwnerRepoParams = Type.Object({
   owner: Type.String({ maxLength: 255, description: 'owner of the repo' }),
   repo: Type.String({ maxLength: 255, description: 'name of the repo' }),
 });
-export const IssueParams = Type.Object({ ...OwnerRepoParams.properties, index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'index of the issue' }) });
+export const IssueParams = Type.Object({ ...OwnerRepoParams.properties, index: Type.Integer({ description: 'index of the issue' }) });
 export const OrgParams = Type.Object({ org: Type.String({ maxLength: 255, description: 'name of the organization' }) });
 
 export const ApiError = Type.Object({ message: Type.String(), url: Type.String() }, { additionalProperties: true, description: 'APIError' });
@@ -27,7 +27,7 @@ export const Label = Type.Object({
   color: Type.String({ description: 'six hex digits, without #' }),
   description: Type.String(),
   url: Type.String(),
-}, { description: 'Label' });
+}, { title: 'Label' });
 
 const Color = Type.String({ maxLength: 7, description: 'rrggbb or #rrggbb', examples: ['#00aabb'] });
 export const CreateLabelOption = Type.Object({
@@ -36,14 +36,14 @@ export const CreateLabelOption = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 255 })),
   exclusive: Type.Optional(Type.Boolean()),
   is_archived: Type.Optional(Type.Boolean()),
-});
+}, { title: 'CreateLabelOption' });
 export const EditLabelOption = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   color: Type.Optional(Color),
   description: Type.Optional(Type.String({ maxLength: 255 })),
   exclusive: Type.Optional(Type.Boolean()),
   is_archived: Type.Optional(Type.Boolean()),
-});
+}, { title: 'EditLabelOption' });
 
 export const Milestone = Type.Object({
   id: Type.Integer(),
@@ -56,30 +56,32 @@ export const Milestone = Type.Object({
   updated_at: NullableTime,
   closed_at: NullableTime,
   due_on: NullableTime,
-}, { description: 'Milestone' });
+}, { title: 'Milestone' });
 
 const State = Type.Union([Type.Literal('open'), Type.Literal('closed')]);
+/** Gitea closes a milestone for `closed` and opens it for any other value. */
+const MilestoneState = Type.String({ maxLength: 40, description: '`closed` closes it; any other value opens it' });
 const DateTime = Type.String({ maxLength: 64, description: 'RFC 3339 date-time' });
 export const CreateMilestoneOption = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Type.String({ maxLength: 65535 })),
   due_on: Type.Optional(Type.Union([DateTime, Type.Null()])),
-  state: Type.Optional(State),
-});
+  state: Type.Optional(MilestoneState),
+}, { title: 'CreateMilestoneOption' });
 export const EditMilestoneOption = Type.Object({
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   description: Type.Optional(Type.String({ maxLength: 65535 })),
   due_on: Type.Optional(Type.Union([DateTime, Type.Null()])),
-  state: Type.Optional(State),
-});
+  state: Type.Optional(MilestoneState),
+}, { title: 'EditMilestoneOption' });
 
 const PullRequestMeta = Type.Object({
   merged: Type.Boolean(),
   merged_at: NullableTime,
   draft: Type.Boolean(),
   html_url: Type.String(),
-});
-const RepositoryMeta = Type.Object({ id: Type.Integer(), name: Type.String(), owner: Type.String(), full_name: Type.String() });
+}, { title: 'PullRequestMeta' });
+const RepositoryMeta = Type.Object({ id: Type.Integer(), name: Type.String(), owner: Type.String(), full_name: Type.String() }, { title: 'RepositoryMeta' });
 
 export const Issue = Type.Object({
   id: Type.Integer(),
@@ -109,7 +111,7 @@ export const Issue = Type.Object({
   repository: RepositoryMeta,
   pin_order: Type.Integer(),
   content_version: Type.Integer({ description: 'send it back in an edit to refuse overwriting a body someone else changed' }),
-}, { description: 'Issue' });
+}, { title: 'Issue' });
 
 const UserNames = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
 const LabelIds = Type.Array(Id, { maxItems: 100, description: 'label ids (integers)' });
@@ -123,7 +125,7 @@ export const CreateIssueOption = Type.Object({
   milestone: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   labels: Type.Optional(LabelIds),
   closed: Type.Optional(Type.Boolean()),
-});
+}, { title: 'CreateIssueOption' });
 export const EditIssueOption = Type.Object({
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   body: Type.Optional(Type.String({ maxLength: 262144 })),
@@ -131,11 +133,11 @@ export const EditIssueOption = Type.Object({
   assignee: Type.Optional(Type.String({ maxLength: 255 })),
   assignees: Type.Optional(UserNames),
   milestone: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()])),
-  state: Type.Optional(State),
+  state: Type.Optional(Type.String({ maxLength: 40, description: '`open` or `closed`; anything else is 412' })),
   due_date: Type.Optional(Type.Union([DateTime, Type.Null()])),
   unset_due_date: Type.Optional(Type.Boolean()),
   content_version: Type.Optional(Type.Integer({ minimum: 0 })),
-});
+}, { title: 'EditIssueOption' });
 
 export const Comment = Type.Object({
   id: Type.Integer(),
@@ -149,8 +151,8 @@ export const Comment = Type.Object({
   assets: Type.Array(Type.Object({}, { additionalProperties: true })),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-}, { description: 'Comment' });
-export const CreateIssueCommentOption = Type.Object({ body: Type.String({ maxLength: 65535 }) });
+}, { title: 'Comment' });
+export const CreateIssueCommentOption = Type.Object({ body: Type.String({ maxLength: 65535 }) }, { title: 'CreateIssueCommentOption' });
 
 /** Gitea's `since`/`before` on comment lists: RFC 3339 bounds on when a comment was last updated. */
 export const CommentRangeQuery = {
@@ -192,13 +194,13 @@ export const TimelineComment = Type.Object({
   removed_assignee: Type.Boolean(),
   resolve_doer: NullableObject(User),
   dependent_issue: NullableObject(Issue),
-}, { description: 'TimelineComment' });
+}, { title: 'TimelineComment' });
 
 export const IssueMeta = Type.Object({
   index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   owner: Type.Optional(Type.String({ maxLength: 255 })),
   repo: Type.Optional(Type.String({ maxLength: 255 })),
-}, { description: 'IssueMeta: an issue in owner/repo (the path repository when omitted)' });
+}, { title: 'IssueMeta', description: 'an issue in owner/repo (the path repository when omitted)' });
 
 export const PullReview = Type.Object({
   id: Type.Integer(),
@@ -215,10 +217,10 @@ export const PullReview = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
   html_url: Type.String(),
   pull_request_url: Type.String(),
-}, { description: 'PullReview' });
+}, { title: 'PullReview' });
 export const CreatePullReviewOptions = Type.Object({
   body: Type.Optional(Type.String({ maxLength: 65535 })),
   event: Type.Optional(Type.String({ maxLength: 40, description: 'APPROVED, REQUEST_CHANGES, COMMENT or PENDING' })),
   commit_id: Type.Optional(Type.String({ maxLength: 64 })),
   comments: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 0, description: 'line comments are not supported yet' })),
-});
+}, { title: 'CreatePullReviewOptions' });

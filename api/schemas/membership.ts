@@ -40,7 +40,7 @@ export const TeamSearchQuery = Type.Object({
 });
 
 /** Gitea answers team search with this envelope (a Go map, so its keys sorted), not a bare list. */
-export const TeamSearchResults = Type.Object({ data: Type.Array(Team), ok: Type.Boolean() }, { title: 'TeamSearchResults' });
+export const TeamSearchResults = Type.Object({ data: Type.Array(Team), ok: Type.Boolean() }, { description: 'the teams found' });
 
 export const OrgUsernameParams = Type.Object({
   org: Type.String({ description: 'name of the organization' }),

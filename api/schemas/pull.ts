@@ -12,7 +12,7 @@ const DateTime = Type.String({ maxLength: 64, description: 'RFC 3339 date-time' 
 export const PullParams = Type.Object({
   owner: Type.String({ maxLength: 255, description: 'owner of the repo' }),
   repo: Type.String({ maxLength: 255, description: 'name of the repo' }),
-  index: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'index of the pull request' }),
+  index: Type.Integer({ description: 'index of the pull request' }),
 });
 
 const PRBranchInfo = Type.Object({
@@ -21,7 +21,7 @@ const PRBranchInfo = Type.Object({
   sha: Type.String(),
   repo_id: Type.Integer(),
   repo: Nullable(Repository),
-}, { description: 'PRBranchInfo' });
+}, { title: 'PRBranchInfo' });
 
 export const PullRequest = Type.Object({
   id: Type.Integer(),
@@ -62,7 +62,7 @@ export const PullRequest = Type.Object({
   closed_at: NullableTime,
   pin_order: Type.Integer(),
   content_version: Type.Integer({ description: 'the body version; send it back in an edit so a concurrent body change is refused' }),
-}, { description: 'PullRequest' });
+}, { title: 'PullRequest' });
 
 const UserNames = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
 const LabelIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: 100 });
@@ -80,7 +80,7 @@ export const CreatePullRequestOption = Type.Object({
   reviewers: Type.Optional(UserNames),
   team_reviewers: Type.Optional(UserNames),
   allow_maintainer_edit: Type.Optional(Type.Boolean()),
-}, { description: 'CreatePullRequestOption' });
+}, { title: 'CreatePullRequestOption' });
 
 export const EditPullRequestOption = Type.Object({
   title: Type.Optional(Type.String({ maxLength: 255 })),
@@ -98,7 +98,7 @@ export const EditPullRequestOption = Type.Object({
     minimum: 0,
     description: 'Optimistic locking of the body: the content_version you read. When the stored version differs (someone changed the body since), the edit is refused with 400 and nothing changes. Every body change increments it. Gitea answers 409 here on its latest main; the spec says 400.',
   })),
-}, { description: 'EditPullRequestOption' });
+}, { title: 'EditPullRequestOption' });
 
 export const PullListQuery = Type.Object({
   state: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('all'), Type.Literal('')], { description: 'open when absent or empty' })),
@@ -127,6 +127,6 @@ export const ChangedFile = Type.Object({
   html_url: Type.String(),
   contents_url: Type.String(),
   raw_url: Type.String(),
-}, { description: 'ChangedFile' });
+}, { title: 'ChangedFile' });
 
 export { GoBool, goBool } from './code.js';

@@ -1,9 +1,10 @@
 // Wire schemas for repositories, forks, branches, collaborators and branch protection (Gitea's
 // modules/structs/repo*.go). Response objects list every field: Fastify's serializer drops the rest.
 import Type from 'typebox';
+import { User } from './user.js';
 
-/** A User as the user serializer writes it; kept open here so its fields all go out. */
-export const UserRef = Type.Object({}, { additionalProperties: true, description: 'User' });
+/** The owner, collaborator and creator records: Gitea's User. */
+export const UserRef = User;
 const NullableTime = Type.Union([Type.String(), Type.Null()]);
 
 export const OwnerRepoParams = Type.Object({
@@ -13,7 +14,7 @@ export const OwnerRepoParams = Type.Object({
 
 export const ApiError = Type.Object({ message: Type.String(), url: Type.String() }, { additionalProperties: true });
 
-const Permission = Type.Object({ admin: Type.Boolean(), push: Type.Boolean(), pull: Type.Boolean() });
+const Permission = Type.Object({ admin: Type.Boolean(), push: Type.Boolean(), pull: Type.Boolean() }, { title: 'Permission' });
 
 const repositoryFields = {
   id: Type.Integer(),
@@ -53,7 +54,7 @@ const repositoryFields = {
     enable_time_tracker: Type.Boolean(),
     allow_only_contributors_to_track_time: Type.Boolean(),
     enable_issue_dependencies: Type.Boolean(),
-  })),
+  }, { title: 'InternalTracker' })),
   has_wiki: Type.Boolean(),
   has_pull_requests: Type.Boolean(),
   has_projects: Type.Boolean(),
@@ -91,7 +92,7 @@ const repositoryFields = {
 
 /** A fork's parent is a Repository itself (without its own parent, as Gitea sends it). */
 const ParentRepository = Type.Object(repositoryFields, { additionalProperties: true });
-export const Repository = Type.Object({ ...repositoryFields, parent: Type.Optional(ParentRepository) }, { description: 'Repository' });
+export const Repository = Type.Object({ ...repositoryFields, parent: Type.Optional(ParentRepository) }, { title: 'Repository' });
 export const RepositoryList = Type.Array(Repository);
 
 const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
@@ -107,9 +108,9 @@ export const CreateRepoOption = Type.Object({
   license: Type.Optional(Type.String()),
   readme: Type.Optional(Type.String()),
   default_branch: Type.Optional(Type.String({ maxLength: 100 })),
-  trust_model: Type.Optional(Type.Union(['default', 'collaborator', 'committer', 'collaboratorcommitter'].map((v) => Type.Literal(v)))),
+  trust_model: Type.Optional(Type.String({ maxLength: 40, description: 'default, collaborator, committer or collaboratorcommitter; anything else is default, as in Gitea' })),
   object_format_name: Type.Optional(Type.Literal('sha1', { description: 'only sha1 is supported' })),
-});
+}, { title: 'CreateRepoOption' });
 
 export const EditRepoOption = Type.Object({
   name: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 })),
@@ -134,26 +135,30 @@ export const EditRepoOption = Type.Object({
   default_delete_branch_after_merge: Type.Optional(Type.Boolean()),
   default_merge_style: Type.Optional(Type.Union(MERGE_STYLES.map((s) => Type.Literal(s)))),
   default_allow_maintainer_edit: Type.Optional(Type.Boolean()),
-});
+}, { title: 'EditRepoOption' });
 
 export const CreateForkOption = Type.Object({
   organization: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   name: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Za-z0-9_.-]+$', maxLength: 100 }), Type.Null()])),
-});
+}, { title: 'CreateForkOption' });
 
-const PayloadUser = Type.Object({ name: Type.String(), email: Type.String(), username: Type.String() });
+const PayloadUser = Type.Object({ name: Type.String(), email: Type.String(), username: Type.String() }, { title: 'PayloadUser' });
+export const PayloadCommitVerification = Type.Object({
+  verified: Type.Boolean(), reason: Type.String(), signature: Type.String(),
+  signer: Type.Unsafe<unknown>({ ...PayloadUser, nullable: true, 'x-nullable': true }), payload: Type.String(),
+}, { title: 'PayloadCommitVerification' });
 export const PayloadCommit = Type.Object({
   id: Type.String(),
   message: Type.String(),
   url: Type.String(),
   author: PayloadUser,
   committer: PayloadUser,
-  verification: Type.Object({ verified: Type.Boolean(), reason: Type.String(), signature: Type.String(), signer: Type.Null(), payload: Type.String() }),
+  verification: PayloadCommitVerification,
   timestamp: Type.String(),
   added: Type.Null(),
   removed: Type.Null(),
   modified: Type.Null(),
-});
+}, { title: 'PayloadCommit' });
 
 export const Branch = Type.Object({
   name: Type.String(),
@@ -165,17 +170,17 @@ export const Branch = Type.Object({
   user_can_push: Type.Boolean(),
   user_can_merge: Type.Boolean(),
   effective_branch_protection_name: Type.String(),
-});
+}, { title: 'Branch' });
 
 export const CreateBranchOption = Type.Object({
   new_branch_name: Type.String({ minLength: 1, maxLength: 255 }),
   old_branch_name: Type.Optional(Type.String({ maxLength: 255 })),
   old_ref_name: Type.Optional(Type.String({ maxLength: 255 })),
-});
+}, { title: 'CreateBranchRepoOption' });
 
-export const RepoCollaboratorPermission = Type.Object({ permission: Type.String(), role_name: Type.String(), user: UserRef });
+export const RepoCollaboratorPermission = Type.Object({ permission: Type.String(), role_name: Type.String(), user: UserRef }, { title: 'RepoCollaboratorPermission' });
 export const AddCollaboratorOption = Type.Object({
   permission: Type.Optional(Type.Union(['read', 'write', 'admin'].map((p) => Type.Literal(p)))),
-});
+}, { title: 'AddCollaboratorOption' });
 
 export { NullableTime };

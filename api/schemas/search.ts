@@ -12,7 +12,7 @@ export const UserSearchQuery = Type.Object({
 });
 
 /** Gitea answers user search with this envelope, not a bare list. */
-export const UserSearchResults = Type.Object({ data: Type.Array(User), ok: Type.Boolean() }, { title: 'UserSearchResults' });
+export const UserSearchResults = Type.Object({ data: Type.Array(User), ok: Type.Boolean() }, { description: 'the users found' });
 
 export const RepoSearchQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 255, description: 'keyword; a comma separates several' })),

@@ -16,7 +16,7 @@ export const CommitStatus = Type.Object({
   creator: Type.Unsafe<unknown>({ ...User, nullable: true, 'x-nullable': true }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-}, { description: 'CommitStatus' });
+}, { title: 'CommitStatus' });
 
 export const CombinedStatus = Type.Object({
   state: Type.String(),
@@ -26,14 +26,14 @@ export const CombinedStatus = Type.Object({
   repository: Repository,
   commit_url: Type.String(),
   url: Type.String(),
-}, { description: 'CombinedStatus' });
+}, { title: 'CombinedStatus' });
 
 export const CreateStatusOption = Type.Object({
   state: StatusState,
   target_url: Type.Optional(Type.String({ maxLength: 2048 })),
   description: Type.Optional(Type.String({ maxLength: 1024 })),
   context: Type.Optional(Type.String({ maxLength: 255 })),
-});
+}, { title: 'CreateStatusOption' });
 
 export const StatusListQuery = Type.Object({
   sort: Type.Optional(Type.Union(['oldest', 'recentupdate', 'leastupdate', 'leastindex', 'highestindex'].map((s) => Type.Literal(s)))),

@@ -16,7 +16,7 @@ export const TopicResponse = Type.Object({
   updated: Type.String({ format: 'date-time' }),
 }, { title: 'TopicResponse' });
 
-export const TopicListResponse = Type.Object({ topics: Type.Array(TopicResponse) }, { title: 'TopicListResponse' });
+export const TopicListResponse = Type.Object({ topics: Type.Array(TopicResponse) }, { description: 'TopicListResponse: the topics found (Gitea answers an object, not the array its document shows)' });
 
 /** Gitea's 422 for bad topics: `invalidTopics` (a list, a single name, or null) and a message. */
 export const TopicRefusal = Type.Object({

@@ -41,7 +41,7 @@ export const User = Type.Object({
   following_count: Type.Integer(),
   starred_repos_count: Type.Integer(),
   username: Type.String({ description: 'compatibility alias of login' }),
-}, { description: 'User' });
+}, { title: 'User' });
 
 export const UserList = Type.Array(User);
 
@@ -57,7 +57,7 @@ export const CreateUserOption = Type.Object({
   restricted: Type.Optional(nullable<boolean>('boolean')),
   visibility: Type.Optional(Type.String({ description: 'public, limited or private' })),
   created_at: Type.Optional(nullable<string>('string', { format: 'date-time', description: 'back-dates the account' })),
-}, { description: 'CreateUserOption' });
+}, { title: 'CreateUserOption' });
 
 export const UsernameParams = Type.Object({ username: Type.String({ description: 'username of the user' }) });
 
@@ -71,12 +71,12 @@ export const AccessToken = Type.Object({
   scopes: Type.Array(Type.String()),
   created_at: Type.String({ format: 'date-time' }),
   last_used_at: Type.String({ format: 'date-time' }),
-}, { description: 'AccessToken' });
+}, { title: 'AccessToken' });
 
 export const CreateAccessTokenOption = Type.Object({
   name: Type.String({ maxLength: 255 }),
   scopes: Type.Optional(Type.Array(Type.String(), { description: 'Gitea scope names, e.g. read:repository, write:issue, all, public-only' })),
-}, { description: 'CreateAccessTokenOption' });
+}, { title: 'CreateAccessTokenOption' });
 
 export const CurrentAccessToken = Type.Object({
   id: Type.Integer(),
@@ -85,7 +85,7 @@ export const CurrentAccessToken = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   last_used_at: Type.String({ format: 'date-time' }),
   user: Type.Object({ id: Type.Integer(), login: Type.String() }),
-}, { description: 'CurrentAccessToken' });
+}, { title: 'CurrentAccessToken' });
 
 export const TokenParams = Type.Object({
   username: Type.String({ description: 'username of user' }),
@@ -106,7 +106,7 @@ export const Organization = Type.Object({
   visibility: Type.String(),
   repo_admin_change_team_access: Type.Boolean(),
   username: Type.String({ description: 'deprecated alias of name' }),
-}, { description: 'Organization' });
+}, { title: 'Organization' });
 
 export const CreateOrgOption = Type.Object({
   username: Type.String(),
@@ -117,7 +117,7 @@ export const CreateOrgOption = Type.Object({
   location: Type.Optional(Type.String({ maxLength: 50 })),
   visibility: Type.Optional(Type.Union([Type.Literal(''), Visibility])),
   repo_admin_change_team_access: Type.Optional(Type.Boolean()),
-}, { description: 'CreateOrgOption' });
+}, { title: 'CreateOrgOption' });
 
 export const OrgParams = Type.Object({ org: Type.String({ description: 'name of the organization' }) });
 
@@ -131,7 +131,7 @@ export const Team = Type.Object({
   units: Type.Array(Type.String()),
   units_map: Type.Record(Type.String(), Type.String()),
   can_create_org_repo: Type.Boolean(),
-}, { description: 'Team' });
+}, { title: 'Team' });
 
 export const CreateTeamOption = Type.Object({
   name: Type.String({ maxLength: 255 }),
@@ -141,7 +141,7 @@ export const CreateTeamOption = Type.Object({
   units: Type.Optional(Type.Array(Type.String(), { description: 'deprecated: unit keys given the team permission' })),
   units_map: Type.Optional(Type.Record(Type.String(), Type.String())),
   can_create_org_repo: Type.Optional(Type.Boolean()),
-}, { description: 'CreateTeamOption' });
+}, { title: 'CreateTeamOption' });
 
 export const TeamParams = Type.Object({ id: Type.Integer({ description: 'id of the team' }) });
 export const TeamMemberParams = Type.Object({
@@ -162,15 +162,15 @@ export const OrgUserParams = Type.Object({
 export const TotpEnrolment = Type.Object({
   otpauth_uri: Type.String({ description: 'scan into an authenticator app; shown once' }),
   secret: Type.String({ description: 'the same secret in base32, for manual entry; shown once' }),
-}, { description: 'TotpEnrolment (pullhost extension)' });
+}, { title: 'TotpEnrolment', description: 'pullhost extension' });
 
 export const TotpConfirmOption = Type.Object({
   code: Type.String({ description: 'the current 6-digit code from the authenticator app' }),
-}, { description: 'TotpConfirmOption (pullhost extension)' });
+}, { title: 'TotpConfirmOption', description: 'pullhost extension' });
 
 export const TwoFactorStatus = Type.Object({
   totp_enabled: Type.Boolean(),
   totp_pending: Type.Boolean({ description: 'an enrolment awaits confirmation' }),
-}, { description: 'TwoFactorStatus (pullhost extension)' });
+}, { title: 'TwoFactorStatus', description: 'pullhost extension' });
 
 export const EmptyResponse = Type.Null({ description: 'no content' });

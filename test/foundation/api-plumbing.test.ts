@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { readPaging, setPageCountHeaders, setPagingHeaders } from '../../api/paging.js';
+import Type from 'typebox';
 import { startTestServices } from '../helper.js';
 
 t.test('health, version, settings and the OpenAPI document', async (t) => {
@@ -20,7 +21,8 @@ t.test('health, version, settings and the OpenAPI document', async (t) => {
   t.equal(doc.statusCode, 200);
   const spec = doc.json();
   t.equal(spec.swagger, '2.0');
-  t.ok(spec.paths['/api/v1/version'], 'routes appear in the document');
+  t.equal(spec.basePath, '/api/v1');
+  t.equal(spec.paths['/version']?.get?.operationId, 'getVersion', 'routes appear in the document, relative to basePath');
 
   const ui = await app.inject('/api/swagger');
   t.ok([200, 302].includes(ui.statusCode), 'the Swagger UI answers');
@@ -30,15 +32,20 @@ t.test('health, version, settings and the OpenAPI document', async (t) => {
 
 t.test('unknown routes, bad JSON and oversized bodies answer in Gitea\'s error shape', async (t) => {
   const echo = async (app: FastifyInstance) => {
-    };
+    app.post('/api/v1/test-echo', { schema: { operationId: 'testEcho', tags: ['test'], body: Type.Object({ a: Type.Optional(Type.String()) }) } }, async (request) => request.body);
+  };
   const { app, config } = await startTestServices(t, { env: { BODY_LIMIT: '2048' }, routes: [echo] });
   const missing = await app.inject('/api/v1/nothing/here');
   t.equal(missing.statusCode, 404);
   t.same(missing.json(), { message: 'not found', url: `${config.APP_URL}api/swagger` });
 
   const bad = await app.inject({ method: 'POST', url: '/api/v1/test-echo', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
-  t.equal(bad.statusCode, 400);
-  t.match(bad.json(), { message: String, url: String });
+  t.equal(bad.statusCode, 422, 'malformed JSON on a route that reads a body: Gitea\'s binding error');
+  t.match(bad.json(), { message: /^\[\]: /, url: String });
+  const poisoned = await app.inject({ method: 'POST', url: '/api/v1/test-echo', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1}}' });
+  t.equal(poisoned.statusCode, 422, 'a prototype-poisoning body is refused');
+  const echoed = await app.inject({ method: 'POST', url: '/api/v1/test-echo', headers: { 'content-type': 'application/json' }, payload: '{"a":"x"}' });
+  t.same(echoed.json(), { a: 'x' });
 
   const big = await app.inject({ method: 'POST', url: '/api/v1/test-echo', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(5000) }) });
   t.equal(big.statusCode, 413);

@@ -9,6 +9,8 @@ export const NASTY = [
   '%%', '~1', '^', ':', '%3F', '%23', '1e12', '-5', '0', '-0', '99999999999999999999999', '1.5', 'NaN', 'Infinity', 'main', 'feature',
   'x'.repeat(3000), '\u202e', '😀', 'refs/heads/main', 'a/../../etc/passwd', '.git', 'widget.git', 'ALICE', 'null', '[]', '{}', 'true',
   '%C0%AE', '%e2%80%ae', 'a b', 'a\tb', 'feature/../main', '/', '//', '\\', 'con', 'HEAD', 'origin/main', '*', '?',
+  // Integers Go's ParseInt takes or refuses: every integer path id must be read as Gitea reads it.
+  '+1', '007', '1.0', '1e3', '0x10', '1_000', '9223372036854775807', '9223372036854775808', '-9223372036854775809', ' 1', '1 ', '١', '１', '1.diff', '1.0.patch',
 ];
 
 /** Escapes what a URL can carry; a lone surrogate cannot be escaped and is sent as the raw string. */
@@ -45,7 +47,7 @@ export function pathFor(route: Route, w: HostileWorld, keepReal: boolean): fc.Ar
   const parts = names.map((name) => {
     const s = segment(keepReal ? w.real[name] : undefined);
     // The wildcard takes nested names too.
-    return name === '*' ? fc.oneof(s, fc.array(s, { minLength: 2, maxLength: 3 }).map((a) => a.join('/'))) : s;
+    return name === '*' || name === route.wildcard ? fc.oneof(s, fc.array(s, { minLength: 2, maxLength: 3 }).map((a) => a.join('/'))) : s;
   });
   const onlyOne = keepReal && names.length > 1 && names.every((n) => w.real[n] !== undefined);
   return fc.tuple(fc.tuple(...parts), fc.nat({ max: Math.max(0, names.length - 1) }), fc.boolean()).map(([values, hostileAt, single]) => {
@@ -61,14 +63,18 @@ const COMMON_QUERY = ['page', 'limit', 'sudo', 'token', 'access_token', 'state',
 
 export function queryFor(route: Route): fc.Arbitrary<string> {
   const keys = [...new Set([...route.query, ...COMMON_QUERY])];
-  const value = fc.oneof(text, fc.constantFrom('1e12', '-5', '0', '', '1', '50', '[]', 'a&b=c'));
+  const value = fc.oneof(text, fc.constantFrom('1e12', '-5', '0', '', '', ' ', '1', '50', '[]', 'a&b=c', '%2B1', '+1', '1.0', 'on', 'True', 'bogus', '9223372036854775808'));
   return fc.array(fc.tuple(fc.constantFrom(...keys), value), { maxLength: 4 }).map((pairs) =>
     pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${escape(v)}`).join('&')}`);
 }
 
+/** What a Go client sends for a field it leaves unset: the zero value, or null for pointers and slices. */
+const goZero = fc.constantFrom<unknown>(null, '', 0, false, [], {}, [null], [{}], { name: null }, [{ path: null, body: '' }]);
+
 /** Wrong types, huge numbers, deep nesting, long strings: anything JSON can carry. */
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   text,
+  goZero,
   fc.constantFrom(1e308, -1e308, 2 ** 63, -(2 ** 53) - 7, 0, -1, 1.5, null, true, false, [], {}, 'x'.repeat(70_000)),
   fc.array(fc.oneof(text, fc.integer()), { maxLength: 5 }),
   fc.jsonValue({ maxDepth: 3 }),
@@ -78,10 +84,15 @@ export function bodyFor(route: Route): fc.Arbitrary<unknown> {
   const props = route.bodyProps.length > 0 ? route.bodyProps : ['name', 'title', 'body'];
   return fc.oneof(
     fc.dictionary(fc.constantFrom(...props), hostileValue, { maxKeys: props.length }),
+    // A Go client's body: every field, most of them zero.
+    fc.tuple(...props.map(() => fc.oneof({ weight: 3, arbitrary: goZero }, { weight: 1, arbitrary: hostileValue }))).map((values) => Object.fromEntries(props.map((p, i) => [p, values[i]]))),
     fc.jsonValue({ maxDepth: 4 }),
     fc.constant(JSON.parse(`${'['.repeat(500)}${']'.repeat(500)}`)),
   );
 }
+
+/** Bodies a JSON parser meets from Go clients and broken ones: empty, blank, null, trailing data. */
+export const rawJsonText = fc.constantFrom('', ' ', ' \n\t', 'null', '{}', '{} trailing', '{"a":1} {"b":2}', '{"title":', '[', '"x"', '0', '\ufeff{}');
 
 export type Identity = 'alice' | 'bob' | 'root' | 'basic-alice' | 'anonymous' | 'garbage';
 

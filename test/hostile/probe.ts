@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { HostileWorld, Route } from './world.js';
 import { answerProblems } from './world.js';
-import { bodyFor, headersFor, headerText, identity, pathFor, queryFor, type Identity } from './arbitraries.js';
+import { bodyFor, headersFor, headerText, identity, pathFor, queryFor, rawJsonText, type Identity } from './arbitraries.js';
 
 /**
  * Requests that would dismantle the world when they succeed (rename or delete the repository, revoke
@@ -11,7 +11,7 @@ import { bodyFor, headersFor, headerText, identity, pathFor, queryFor, type Iden
  * the token revocation route never gets a valid token.
  */
 const DESTRUCTIVE = new Set([
-  'DELETE /api/v1/repos/:owner/:repo', 'PATCH /api/v1/repos/:owner/:repo', 'DELETE /api/v1/repos/:owner/:repo/branches/*',
+  'DELETE /api/v1/repos/:owner/:repo', 'PATCH /api/v1/repos/:owner/:repo', 'DELETE /api/v1/repos/:owner/:repo/branches/:branch',
   'DELETE /api/v1/users/:username/tokens/:token', 'POST /api/v1/user/2fa/totp', 'DELETE /api/v1/user/2fa/totp',
   'POST /api/v1/repos/:owner/:repo/transfer', 'POST /api/v1/repos/:owner/:repo/pulls/:index/merge',
   // A site admin may delete (purge=true) or lock out (prohibit_login, active, a new password) the world's users.
@@ -41,7 +41,10 @@ export function requestFor(w: HostileWorld, route: Route, parts: { body: boolean
       ? fc.oneof({ weight: 4, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', '', '*/*') })
       : fc.constant('application/json'),
     body: parts.body && takesBody ? fc.option(bodyFor(route), { nil: undefined }) : fc.constant(undefined),
-    rawBody: parts.body && takesBody ? fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) }) : fc.constant(undefined),
+    rawBody: parts.body && takesBody
+      ? fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) }, { weight: 2, arbitrary: rawJsonText })
+      // A DELETE or GET with a JSON content type and an empty body, as the SDK sends it.
+      : parts.body ? fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('', '{', 'null') }) : fc.constant(undefined),
   }).map((g) => {
     const headers = headersFor(w, g.who, g.garbage, g.sudo);
     let payload: string | undefined;

@@ -19,6 +19,8 @@ export interface Route {
   params: string[];
   query: string[];
   bodyProps: string[];
+  /** The path parameter that may hold slashes (a router wildcard), if any. */
+  wildcard?: string;
 }
 
 export interface HostileWorld extends PullWorld {
@@ -59,21 +61,34 @@ function refsOnDisk(root: string): string[] {
 
 const METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
-/** Routes from /swagger.v1.json; OpenAPI `{name}` becomes Fastify's `:name` and `{*}` the wildcard. */
-export function routesFromSwagger(doc: { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema?: { properties?: object } }> }>> }): Route[] {
+type SchemaRef = { properties?: object; $ref?: string };
+interface SwaggerDoc {
+  basePath?: string;
+  paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema?: SchemaRef; 'x-wildcard'?: boolean }> }>>;
+  definitions?: Record<string, SchemaRef>;
+}
+
+/**
+ * Routes from /swagger.v1.json: paths under its basePath; OpenAPI `{name}` becomes Fastify's `:name`
+ * (a wildcard is documented under Gitea's name, which the real path segment fills the same way).
+ */
+export function routesFromSwagger(doc: SwaggerDoc): Route[] {
   const routes: Route[] = [];
+  const base = (doc.basePath ?? '').replace(/\/$/, '');
+  const resolve = (s: SchemaRef | undefined) => (s?.$ref ? doc.definitions?.[s.$ref.replace('#/definitions/', '')] : s);
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [m, op] of Object.entries(ops)) {
       const method = m.toUpperCase();
       if (!METHODS.has(method)) continue;
       const ps = op.parameters ?? [];
-      const bodySchema = ps.find((p) => p.in === 'body')?.schema;
+      const bodySchema = resolve(ps.find((p) => p.in === 'body')?.schema);
       routes.push({
         method: method as Route['method'],
-        pattern: path.replace(/\{([^}]+)\}/g, (_s, n: string) => (n === '*' ? '*' : `:${n}`)),
+        pattern: `${base}${path}`.replace(/\{([^}]+)\}/g, (_s, n: string) => `:${n}`),
         params: ps.filter((p) => p.in === 'path').map((p) => p.name),
         query: ps.filter((p) => p.in === 'query').map((p) => p.name),
         bodyProps: Object.keys(bodySchema?.properties ?? {}),
+        wildcard: ps.find((p) => p.in === 'path' && p['x-wildcard'])?.name,
       });
     }
   }
@@ -99,7 +114,8 @@ export async function hostileWorld(t: Tap): Promise<HostileWorld> {
   t.equal(org.statusCode, 201, org.body);
   const doc = (await w.app.inject('/swagger.v1.json')).json();
   const routes = routesFromSwagger(doc);
-  // The smart-HTTP routes are hidden from the API document but face the same clients.
+  // The smart-HTTP routes and the health check are outside Gitea's API document but face the same clients.
+  if (!routes.some((r) => r.pattern === '/api/healthz')) routes.push({ method: 'GET', pattern: '/api/healthz', params: [], query: [], bodyProps: [] });
   for (const pattern of ['/:owner/:repo/git-upload-pack', '/:owner/:repo/git-receive-pack']) {
     if (!routes.some((r) => r.pattern === pattern)) routes.push({ method: 'POST', pattern, params: ['owner', 'repo'], query: [], bodyProps: [] });
   }
@@ -107,7 +123,7 @@ export async function hostileWorld(t: Tap): Promise<HostileWorld> {
   const repoId = String((await w.db('repositories').where({ lower_name: 'widget' }).first('id')).id);
   const real: Record<string, string> = {
     owner: 'alice', repo: 'widget', index: '1', id: repoId, username: 'alice', user: 'alice', collaborator: 'dave', org: 'acme', team: 'Owners', topic: 'hostile',
-    base: 'main', head: 'feature', '*': 'feature', branch: 'feature', name: 'main', sha: 'feature', ref: 'feature', token: 'hostile',
+    base: 'main', head: 'feature', '*': 'feature', branch: 'feature', name: 'main', sha: 'feature', ref: 'feature', token: 'hostile', diffType: 'diff',
   };
   const reposRoot = join(w.dataDir, 'repositories');
   const snapshot = async () => {

@@ -37,7 +37,7 @@ t.test('labels and milestones over HTTP', async (t) => {
   for (const body of [{ name: 'x', color: 'red' }, { name: 'x', color: '#12345' }, { name: '', color: '000000' }, { name: 'x'.repeat(300), color: '000000' }, { color: '000000' }]) {
     t.equal((await w.api({ method: 'POST', url: labels, as: 'walt', body })).statusCode, 422, `refused ${JSON.stringify(body).slice(0, 40)}`);
   }
-  t.equal((await w.api({ url: `${labels}/abc` })).statusCode, 422, 'label id must be an integer');
+  t.equal((await w.api({ url: `${labels}/abc` })).statusCode, 404, 'an id ParseInt refuses is 0: no such label (as Gitea)');
   t.equal((await w.api({ url: `${labels}/999999` })).statusCode, 404);
   t.equal((await w.api({ method: 'POST', url: labels, as: 'rita', body: { name: 'r', color: '000000' } })).statusCode, 403, 'reader');
   t.equal((await w.api({ method: 'POST', url: labels, body: { name: 'r', color: '000000' } })).statusCode, 401, 'anonymous');
@@ -69,7 +69,7 @@ t.test('labels and milestones over HTTP', async (t) => {
   t.same((await w.api({ url: ms })).json().map((m: { title: string }) => m.title), ['v1.0'], 'open by default');
   t.same((await w.api({ url: `${ms}?state=closed` })).json().map((m: { title: string }) => m.title), ['v0.9']);
   t.equal((await w.api({ url: `${ms}?state=all` })).headers['x-total-count'], '2');
-  t.equal((await w.api({ url: `${ms}?state=bogus` })).statusCode, 422);
+  t.same((await w.api({ url: `${ms}?state=bogus` })).json().map((m: { title: string }) => m.title), ['v1.0'], 'an unknown state is the default (open), as in Gitea');
   t.equal((await w.api({ url: `${ms}/${v1.json().id}` })).json().title, 'v1.0', 'by id');
   t.equal((await w.api({ url: `${ms}/v0.9` })).json().id, old.json().id, 'by name');
   t.equal((await w.api({ url: `${ms}/nope` })).statusCode, 404);
@@ -82,7 +82,7 @@ t.test('labels and milestones over HTTP', async (t) => {
   const doc = await w.api({ url: '/swagger.v1.json' });
   t.equal(doc.statusCode, 200, 'the OpenAPI document builds with these routes');
   for (const path of ['/repos/{owner}/{repo}/labels/{id}', '/orgs/{org}/labels', '/repos/{owner}/{repo}/milestones/{id}', '/repos/{owner}/{repo}/issues/{index}/dependencies', '/repos/{owner}/{repo}/statuses/{sha}', '/repos/{owner}/{repo}/commits/{ref}/status', '/repos/{owner}/{repo}/pulls/{index}/reviews']) {
-    t.ok(doc.body.includes(`"/api/v1${path}"`), `documented: ${path}`);
+    t.ok(doc.json().paths[path], `documented: ${path}`);
   }
 
   t.equal((await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/demo', as: 'alice', body: { archived: true } })).statusCode, 200);

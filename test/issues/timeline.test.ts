@@ -108,7 +108,7 @@ t.test('an issue: comments, close and reopen, paging, since/before, who may read
   const missing = await w.api({ url: `${issues}/9999/timeline` });
   t.equal(missing.statusCode, 404);
   t.same(Object.keys(missing.json()).sort(), ['message', 'url']);
-  t.equal((await w.api({ url: `${issues}/abc/timeline` })).statusCode, 422);
+  t.equal((await w.api({ url: `${issues}/abc/timeline` })).statusCode, 404);
 
   // Tokens need the issue scope.
   const token = async (scopes: string[]) => {
