@@ -27,6 +27,21 @@ function atOnce(requests: Array<() => Promise<Answer>>): Promise<Answer[]> {
   return Promise.all(requests.map((send) => send()));
 }
 
+/**
+ * Two kinds of request, 25 of each, interleaved and in flight together; one kind leads by `lead`
+ * ms (the first kind in even rounds, the second in odd ones), so rounds see both orders. Returns
+ * each kind's answers.
+ */
+async function twoKinds(round: number, first: () => Promise<Answer>, second: () => Promise<Answer>, lead = 40): Promise<[Answer[], Answer[]]> {
+  const firstLeads = round % 2 === 0;
+  const delayed = (send: () => Promise<Answer>, leads: boolean) => async () => {
+    if (!leads) await new Promise((resolve) => setTimeout(resolve, lead));
+    return send();
+  };
+  const answers = await atOnce(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? delayed(first, firstLeads) : delayed(second, !firstLeads))));
+  return [answers.filter((_, i) => i % 2 === 0), answers.filter((_, i) => i % 2 === 1)];
+}
+
 function noServerErrors(t: Test, label: string, answers: Answer[]): void {
   const failed = answers.filter((a) => a.statusCode >= 500);
   t.equal(failed.length, 0, `${label}: no 5xx (${tally(answers)})${failed.length ? `: ${failed[0]!.body.slice(0, 300)}` : ''}`);
@@ -81,10 +96,8 @@ export async function mergesAndCloses(t: Test, w: PullWorld, round: number): Pro
   const label = `merges racing closes, round ${round}`;
   const { index, before } = await freshPull(w, `close-${round}`);
   const close = () => w.api({ method: 'PATCH', url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice', body: { state: 'closed' } });
-  const answers = await atOnce(Array.from({ length: 50 }, (_, i) => (i % 2 === (round % 2) ? () => merge(w, index, { do: 'merge' }) : close)));
-  noServerErrors(t, label, answers);
-  const merges = answers.filter((_, i) => i % 2 === (round % 2));
-  const closes = answers.filter((_, i) => i % 2 !== (round % 2));
+  const [merges, closes] = await twoKinds(round, () => merge(w, index, { do: 'merge' }), close);
+  noServerErrors(t, label, [...merges, ...closes]);
   const state = await pullState(w, index);
   if (state.merged) {
     t.equal(count(merges, 200), 1, `${label}: merged by exactly one merge (${tally(merges)})`);
@@ -105,10 +118,8 @@ export async function schedulesAndMerges(t: Test, w: PullWorld, round: number): 
   const { index, before } = await freshPull(w, `sched-${round}`);
   const schedule = () => merge(w, index, { do: 'merge', merge_when_checks_succeed: true }, 'dave');
   const forced = () => merge(w, index, { do: 'merge', force_merge: true });
-  const answers = await atOnce(Array.from({ length: 50 }, (_, i) => (i % 2 === (round % 2) ? forced : schedule)));
-  noServerErrors(t, label, answers);
-  const merges = answers.filter((_, i) => i % 2 === (round % 2));
-  const schedules = answers.filter((_, i) => i % 2 !== (round % 2));
+  const [schedules, merges] = await twoKinds(round, schedule, forced);
+  noServerErrors(t, label, [...merges, ...schedules]);
   t.equal(count(merges, 200), 1, `${label}: exactly one merge (${tally(merges)})`);
   t.equal(count(merges, 405), 24, `${label}: the other merges are told it is already merged`);
   const scheduled = count(schedules, 201);
@@ -129,10 +140,8 @@ export async function updatesAndMerges(t: Test, w: PullWorld, round: number): Pr
   const before = refOf(w, 'refs/heads/main')!;
   const headBefore = refOf(w, `refs/heads/${branch}`)!;
   const update = () => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${index}/update`, as: 'alice' });
-  const answers = await atOnce(Array.from({ length: 50 }, (_, i) => (i % 2 === (round % 2) ? () => merge(w, index, { do: 'merge' }) : update)));
-  noServerErrors(t, label, answers);
-  const merges = answers.filter((_, i) => i % 2 === (round % 2));
-  const updates = answers.filter((_, i) => i % 2 !== (round % 2));
+  const [merges, updates] = await twoKinds(round, () => merge(w, index, { do: 'merge' }), update);
+  noServerErrors(t, label, [...merges, ...updates]);
   t.equal(count(merges, 200), 1, `${label}: exactly one merge (${tally(merges)})`);
   t.equal(count(merges, 405), 24, `${label}: the other merges are told it is already merged`);
   t.equal(count(updates, 200) + count(updates, 422), 25, `${label}: each update ran before the merge or was refused after it (${tally(updates)})`);
@@ -149,12 +158,14 @@ export async function firingAutoMergeAndMerges(t: Test, w: PullWorld, round: num
   t.equal(scheduled.statusCode, 201, `${label}: scheduled while the check is pending`);
   const head = refOf(w, `refs/pull/${index}/head`)!;
   const success = () => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${head}`, as: 'alice', body: { state: 'success', context: 'ci' } });
-  const requests = Array.from({ length: 25 }, () => () => merge(w, index, { do: 'merge', force_merge: true }));
-  requests.splice(round % 26, 0, success);
-  const answers = await atOnce(requests);
-  noServerErrors(t, label, answers);
-  const status = answers[round % 26]!;
-  const merges = answers.filter((_, i) => i !== round % 26);
+  // The status leads in even rounds (the auto-merge tends to fire first), the merges in odd ones.
+  const statusLeads = round % 2 === 0;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const [status, ...merges] = await atOnce([
+    async () => { if (!statusLeads) await pause(40); return success(); },
+    ...Array.from({ length: 25 }, () => async () => { if (statusLeads) await pause(150); return merge(w, index, { do: 'merge', force_merge: true }); }),
+  ]);
+  noServerErrors(t, label, [status!, ...merges]);
   t.equal(status.statusCode, 201, `${label}: the status is recorded`);
   const manual = count(merges, 200);
   t.ok(manual <= 1, `${label}: at most one manual merge (${tally(merges)})`);
