@@ -67,12 +67,14 @@ export function willRun(operationKey: OperationKey): boolean {
 }
 
 /** The HTTP answer for an operation that got no answer from its workflow (never a 500). */
-function failureAnswer(err: PullUpdateError): Error {
+function failureAnswer(err: PullUpdateError, keyed: boolean): Error {
   switch (err.failure.kind) {
     case 'refused':
       return new UnprocessableError(err.failure.detail);
     case 'no-answer':
-      return new UnavailableError('the operation did not answer in time and may still complete; a retry with the same Idempotency-Key gets its answer');
+      return new UnavailableError(keyed
+        ? 'the operation did not answer in time and may still complete; a retry with the same Idempotency-Key gets its answer'
+        : 'the operation did not answer in time and may still complete; look at the pull request before trying again');
     case 'never-ran':
     case 'busy':
       return new UnavailableError('the workflow service is busy or unreachable, try again shortly');
@@ -106,7 +108,7 @@ export async function runPullOperation<R extends OperationRequest>(
     if (!(err instanceof PullUpdateError)) throw err;
     recordWorkflowOperation(update.name, err.failure.kind);
     log[err.failure.kind === 'unavailable' ? 'error' : 'warn']({ err: err.cause, updateId: operationKey.updateId, kind: err.failure.kind, attempts: err.attempts }, 'pull request operation got no answer from its workflow');
-    throw failureAnswer(err);
+    throw failureAnswer(err, keyed !== undefined);
   }
   recordWorkflowOperation(update.name, outcome.status);
   // The answer is kept for the key before the client sees it (a failure to keep it is logged: the
