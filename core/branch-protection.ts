@@ -130,7 +130,8 @@ export function withDefaults(rule: ProtectionRule): ProtectionRule {
   return { ...rule, settings: { ...DEFAULT_PROTECTION, ...rule.settings } };
 }
 
-async function inList(db: Knex, ctx: RepoContext, doer: UserRow, usernames: string[], teams: string[]): Promise<boolean> {
+/** Whether the doer is named, or is in one of the named teams of the repository's organization. */
+export async function inList(db: Knex, ctx: RepoContext, doer: UserRow, usernames: string[], teams: string[]): Promise<boolean> {
   if (usernames.some((u) => u.toLowerCase() === doer.lower_name)) return true;
   if (teams.length === 0) return false;
   const row = await db('teams as t').join('team_members as m', 'm.team_id', 't.id')

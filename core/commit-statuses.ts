@@ -19,12 +19,13 @@ interface WarnLogger {
 export const COMMIT_STATUS_STATES: readonly CommitStatusState[] = ['pending', 'success', 'error', 'failure', 'warning', 'skipped'];
 
 /**
- * Gitea's latest rules: any error or failure fails; all success, warning or skipped succeeds;
- * anything else (a pending report, or none at all) is pending.
+ * Gitea 1.26's rules (modules/commitstatus CommitStatusStates.Combine): any error, failure or
+ * warning fails; all success or skipped succeeds; anything else (a pending report, or none at
+ * all) is pending.
  */
 export function combineStates(states: readonly CommitStatusState[]): CommitStatusState {
-  if (states.some((s) => s === 'error' || s === 'failure')) return 'failure';
-  if (states.length > 0 && states.every((s) => s === 'success' || s === 'warning' || s === 'skipped')) return 'success';
+  if (states.some((s) => s === 'error' || s === 'failure' || s === 'warning')) return 'failure';
+  if (states.length > 0 && states.every((s) => s === 'success' || s === 'skipped')) return 'success';
   return 'pending';
 }
 
@@ -33,13 +34,18 @@ export async function latestStatusesByContext(db: Knex, repoId: number, sha: str
 }
 
 export interface CombinedStatus {
+  /** Combined over the page's statuses, as Gitea combines them (pending when there are none). */
   state: CommitStatusState;
   statuses: StatusRow[];
+  /** Contexts reported on the commit, over every page. */
+  contexts: number;
 }
 
-export async function combinedStatus(db: Knex, repoId: number, sha: string): Promise<CombinedStatus> {
-  const statuses = await latestStatusesByContext(db, repoId, sha);
-  return { state: combineStates(statuses.map((s) => s.state)), statuses };
+/** One page of the latest status per context, the contexts reported most recently first (Gitea's paging). */
+export async function combinedStatus(db: Knex, repoId: number, sha: string, page: { limit: number; offset: number }): Promise<CombinedStatus> {
+  const store = statusesStore(db);
+  const [statuses, contexts] = await Promise.all([store.latestByContext(repoId, sha, page), store.countContexts(repoId, sha)]);
+  return { state: combineStates(statuses.map((s) => s.state)), statuses, contexts };
 }
 
 export interface NewCommitStatus {

@@ -1,6 +1,9 @@
 // Store for issues (pull requests are issues too), their labels, assignees, comments and dependencies.
 import type { Knex } from 'knex';
 import { nowUnix } from './time.js';
+import { commentsStore, COMMENT_ORDER, toCommentRow, type CommentRange, type CommentRow, type NewComment } from './comments.js';
+
+export type { CommentRange, CommentRow } from './comments.js';
 
 export interface IssueRow {
   id: number;
@@ -22,16 +25,6 @@ export interface IssueRow {
   closed_unix: number | null;
 }
 
-export interface CommentRow {
-  id: number;
-  issue_id: number;
-  poster_id: number | null;
-  type: string;
-  content: string;
-  created_unix: number;
-  updated_unix: number;
-}
-
 const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** SQLite hands booleans back as 0/1 and MySQL bigints may arrive as strings: normalise once. */
@@ -43,22 +36,6 @@ export function toIssueRow(raw: Record<string, unknown> | undefined): IssueRow |
   for (const c of ['poster_id', 'milestone_id', 'deadline_unix', 'closed_unix']) row[c] = nullableNumber(row[c]);
   return row as unknown as IssueRow;
 }
-
-function toCommentRow(raw: Record<string, unknown>): CommentRow {
-  return {
-    id: Number(raw.id), issue_id: Number(raw.issue_id), poster_id: nullableNumber(raw.poster_id), type: String(raw.type),
-    content: String(raw.content), created_unix: Number(raw.created_unix), updated_unix: Number(raw.updated_unix),
-  };
-}
-
-/** Gitea's `since`/`before` on comments: bounds on when a row was last updated, both inclusive. */
-export interface CommentRange {
-  sinceUnix?: number;
-  beforeUnix?: number;
-}
-
-// Gitea orders comments by creation, then id (rows made within one second keep their order).
-const COMMENT_ORDER = [{ column: 'created_unix' }, { column: 'id' }];
 
 function commentsOf(trx: Knex, issueId: number, range: CommentRange): Knex.QueryBuilder {
   const q = trx('comments').where({ issue_id: issueId });
@@ -168,26 +145,20 @@ export function issuesStore(db: Knex) {
       await trx('issue_assignees').where({ issue_id: issueId }).delete();
       if (userIds.length) await trx('issue_assignees').insert([...new Set(userIds)].map((assignee_id) => ({ issue_id: issueId, assignee_id })));
     },
-    async insertComment(fields: Pick<CommentRow, 'issue_id' | 'poster_id' | 'type' | 'content'>, trx: Knex = db): Promise<number> {
-      const now = nowUnix();
-      const [id] = await trx('comments').insert({ ...fields, created_unix: now, updated_unix: now });
-      return Number(id);
+    /** A comment row (db/comments.ts keeps them; here for the merge's own record). */
+    async insertComment(fields: NewComment, trx: Knex = db): Promise<number> {
+      return commentsStore(trx).insert(fields, trx);
     },
-    async commentById(id: number, trx: Knex = db): Promise<CommentRow | undefined> {
-      const r = await trx('comments').where({ id }).first();
-      return r ? toCommentRow(r) : undefined;
-    },
-    /** Every comment row of the issue, oldest first. */
     /** The issue's conversation: rows of type `comment` only (events are the timeline's). */
     async comments(issueId: number, range: CommentRange, trx: Knex = db): Promise<CommentRow[]> {
       return (await commentsOf(trx, issueId, range).andWhere('type', 'comment').orderBy(COMMENT_ORDER)).map(toCommentRow);
     },
-    /** One page of the issue's comment rows, oldest first (the timeline). */
+    /** One page of the issue's comment rows, oldest first (the timeline: code comments are the reviews'). */
     async commentPage(issueId: number, range: CommentRange, page: { limit: number; offset: number }, trx: Knex = db): Promise<CommentRow[]> {
-      return (await commentsOf(trx, issueId, range).orderBy(COMMENT_ORDER).limit(page.limit).offset(page.offset)).map(toCommentRow);
+      return (await commentsOf(trx, issueId, range).whereNot('type', 'code').orderBy(COMMENT_ORDER).limit(page.limit).offset(page.offset)).map(toCommentRow);
     },
     async countComments(issueId: number, range: CommentRange, trx: Knex = db): Promise<number> {
-      const row = await commentsOf(trx, issueId, range).count({ n: '*' }).first();
+      const row = await commentsOf(trx, issueId, range).whereNot('type', 'code').count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
     async dependencyIds(issueId: number, trx: Knex = db): Promise<number[]> {

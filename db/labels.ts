@@ -49,6 +49,11 @@ export function labelsStore(db: Knex) {
       const row = await trx('labels').where({ ...ownerWhere(owner), id }).first();
       return row ? toLabelRow(row) : undefined;
     },
+    /** A label of any repository or organization. */
+    async byIdAnywhere(id: number, trx: Knex = db): Promise<LabelRow | undefined> {
+      const row = await trx('labels').where({ id }).first();
+      return row ? toLabelRow(row) : undefined;
+    },
     async byIds(ids: number[], trx: Knex = db): Promise<LabelRow[]> {
       if (ids.length === 0) return [];
       return (await trx('labels').whereIn('id', ids).orderBy([{ column: 'name' }, { column: 'id' }])).map(toLabelRow);

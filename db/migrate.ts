@@ -8,6 +8,7 @@ import * as accountExtras from './migrations/0005_account_extras.js';
 import * as mergeJournal from './migrations/0007_merge_journal.js';
 import * as oauth2 from './migrations/0008_oauth2.js';
 import * as mergeChecks from './migrations/0009_merge_checks.js';
+import * as reactionsReviewComments from './migrations/0010_reactions_review_comments.js';
 import * as topicsAndMemberships from './migrations/0012_topics_and_memberships.js';
 import * as idempotencyAnswers from './migrations/0013_idempotency_answers.js';
 
@@ -22,6 +23,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0007_merge_journal', mergeJournal],
   ['0008_oauth2', oauth2],
   ['0009_merge_checks', mergeChecks],
+  ['0010_reactions_review_comments', reactionsReviewComments],
   ['0012_topics_and_memberships', topicsAndMemberships],
   ['0013_idempotency_answers', idempotencyAnswers],
 ];

@@ -29,14 +29,27 @@ function toStatusRow(raw: Record<string, unknown>): StatusRow {
 
 export type StatusSort = 'oldest' | 'recentupdate' | 'leastupdate' | 'leastindex' | 'highestindex';
 
+// Gitea's orders (models/git/commit_status.go ToOrders), its inversions included: `leastindex`
+// lists the highest index first and `highestindex` the lowest. Rows of one second keep the order
+// of their ids, as MariaDB hands them to Gitea. There is no separate update time: a status is
+// never changed after it is made.
+const NEWEST_FIRST = [{ column: 'created_unix', order: 'desc' as const }, { column: 'id', order: 'asc' as const }];
+const OLDEST_FIRST = [{ column: 'created_unix', order: 'asc' as const }, { column: 'id', order: 'asc' as const }];
 const ORDER: Record<StatusSort | 'default', Array<{ column: string; order: 'asc' | 'desc' }>> = {
-  oldest: [{ column: 'created_unix', order: 'asc' }, { column: 'index', order: 'asc' }],
-  recentupdate: [{ column: 'created_unix', order: 'desc' }, { column: 'index', order: 'desc' }],
-  leastupdate: [{ column: 'created_unix', order: 'asc' }, { column: 'index', order: 'asc' }],
-  leastindex: [{ column: 'index', order: 'asc' }],
-  highestindex: [{ column: 'index', order: 'desc' }],
-  default: [{ column: 'created_unix', order: 'desc' }, { column: 'index', order: 'desc' }],
+  oldest: OLDEST_FIRST,
+  recentupdate: NEWEST_FIRST,
+  leastupdate: OLDEST_FIRST,
+  leastindex: [{ column: 'index', order: 'desc' }],
+  highestindex: [{ column: 'index', order: 'asc' }],
+  default: NEWEST_FIRST,
 };
+
+/** The states Gitea filters by; any other `state` value lists every status. */
+const FILTERABLE_STATES: ReadonlySet<string> = new Set(['pending', 'success', 'error', 'failure', 'warning']);
+
+function sortOf(sort: string | undefined): StatusSort | 'default' {
+  return sort !== undefined && Object.hasOwn(ORDER, sort) ? (sort as StatusSort) : 'default';
+}
 
 export function statusesStore(db: Knex) {
   return {
@@ -51,26 +64,38 @@ export function statusesStore(db: Knex) {
       const [id] = await trx('commit_statuses').insert(record);
       return { ...record, id: Number(id) };
     },
-    async list(repoId: number, sha: string, opts: { state?: string; sort?: StatusSort; limit: number; offset: number }, trx: Knex = db): Promise<StatusRow[]> {
+    async list(repoId: number, sha: string, opts: { state?: string; sort?: string; limit: number; offset: number }, trx: Knex = db): Promise<StatusRow[]> {
       const q = trx('commit_statuses').where({ repo_id: repoId, sha });
-      if (opts.state) q.andWhere('state', opts.state);
-      const rows = await q.orderBy(ORDER[opts.sort ?? 'default']).limit(opts.limit).offset(opts.offset);
+      if (opts.state && FILTERABLE_STATES.has(opts.state)) q.andWhere('state', opts.state);
+      const rows = await q.orderBy(ORDER[sortOf(opts.sort)]).limit(opts.limit).offset(opts.offset);
       return rows.map(toStatusRow);
     },
     async count(repoId: number, sha: string, state: string | undefined, trx: Knex = db): Promise<number> {
       const q = trx('commit_statuses').where({ repo_id: repoId, sha });
-      if (state) q.andWhere('state', state);
+      if (state && FILTERABLE_STATES.has(state)) q.andWhere('state', state);
       const row = await q.count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
-    /** The newest report of each context, ordered by context index of first appearance. */
-    async latestByContext(repoId: number, sha: string, trx: Knex = db): Promise<StatusRow[]> {
+    /**
+     * The newest report of each context, lowest index first. With a page, as Gitea pages them: the
+     * contexts reported most recently first, then the page's rows in index order.
+     */
+    async latestByContext(repoId: number, sha: string, page?: { limit: number; offset: number }, trx: Knex = db): Promise<StatusRow[]> {
+      const latest = trx('commit_statuses as m').where({ 'm.repo_id': repoId, 'm.sha': sha }).groupBy('m.context').max({ i: 'm.index' });
+      const indexes = page
+        ? (await latest.orderBy('i', 'desc').limit(page.limit).offset(page.offset)).map((r: { i?: unknown }) => Number(r.i))
+        : null;
+      if (indexes?.length === 0) return [];
       const rows = await trx('commit_statuses as s')
         .where({ 's.repo_id': repoId, 's.sha': sha })
-        .whereIn('s.index', trx('commit_statuses as m').where({ 'm.repo_id': repoId, 'm.sha': sha }).groupBy('m.context').max('m.index'))
+        .whereIn('s.index', indexes ?? trx('commit_statuses as m').where({ 'm.repo_id': repoId, 'm.sha': sha }).groupBy('m.context').max('m.index'))
         .orderBy('s.index')
         .select('s.*');
       return rows.map(toStatusRow);
+    },
+    async countContexts(repoId: number, sha: string, trx: Knex = db): Promise<number> {
+      const row = await trx('commit_statuses').where({ repo_id: repoId, sha }).countDistinct({ n: 'context' }).first();
+      return Number(row?.n ?? 0);
     },
     /** Open pull requests whose head is `sha`, in `repoId` as base or as head repository. */
     async openPullsWithHead(repoId: number, sha: string, trx: Knex = db): Promise<Array<{ baseRepoId: number; index: number }>> {

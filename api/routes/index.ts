@@ -28,6 +28,10 @@ import { commentRoutes } from './comments.js';
 import { timelineRoutes } from './timeline.js';
 import { dependencyRoutes } from './dependencies.js';
 import { reviewRoutes } from './reviews.js';
+import { reviewRequestRoutes } from './review-requests.js';
+import { issueLabelRoutes } from './issue-labels.js';
+import { reactionRoutes } from './reactions.js';
+import { avatarRoutes } from './avatars.js';
 import { statusRoutes } from './statuses.js';
 import { metricsRoutes } from './metrics.js';
 import { oauth2AppRoutes } from './oauth2-apps.js';
@@ -49,7 +53,8 @@ export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
   commitRoutes, gitDataRoutes, contentRoutes, rawRoutes, archiveRoutes, tagRoutes,
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
-  labelRoutes, milestoneRoutes, issueRoutes, commentRoutes, timelineRoutes, dependencyRoutes, reviewRoutes, statusRoutes,
+  labelRoutes, milestoneRoutes, issueRoutes, issueLabelRoutes, commentRoutes, reactionRoutes, timelineRoutes, dependencyRoutes,
+  reviewRoutes, reviewRequestRoutes, statusRoutes, avatarRoutes,
   oauth2AppRoutes, webRoutes,
   metricsRoutes,
 ];

@@ -45,8 +45,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: Static<typeof OwnerRepoParams>; Body: Static<typeof CreateIssueOption> }>('/api/v1/repos/:owner/:repo/issues', {
     config: { scope: 'issue' },
     schema: {
-      operationId: 'issueCreateIssue',
-      tags: ['issue'], summary: 'Create an issue', params: OwnerRepoParams, body: CreateIssueOption,
+      operationId: 'issueCreateIssue', tags: ['issue'], summary: 'Create an issue', params: OwnerRepoParams, body: CreateIssueOption,
       description: 'Labels, milestone, assignees and due date are applied only for writers. Unknown label ids are 422 (Gitea drops them silently).',
       response: { 201: Issue, ...errors },
     },
@@ -113,8 +112,7 @@ export async function issueRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: Static<typeof IssueParams>; Body: Static<typeof EditIssueOption> }>('/api/v1/repos/:owner/:repo/issues/:index', {
     config: { scope: 'issue' },
     schema: {
-      operationId: 'issueEditIssue',
-      tags: ['issue'], summary: 'Edit an issue', params: IssueParams, body: EditIssueOption,
+      operationId: 'issueEditIssue', tags: ['issue'], summary: 'Edit an issue', params: IssueParams, body: EditIssueOption,
       description: 'Answers 201 as Gitea does. Send `content_version` (from the Issue) with `body` to get 400 instead of overwriting a body someone else changed. Closing with open dependencies is 412.',
       response: { 201: Issue, ...errors },
     },

@@ -13,7 +13,8 @@ import { toApiLabel } from '../serializers/label.js';
 import { ApiError, CreateLabelOption, EditLabelOption, Label, OrgParams, OwnerRepoParams } from '../schemas/issue.js';
 import { repoForRequest } from './issues-common.js';
 
-const LabelIdParam = { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'id of the label' }) };
+// Gitea parses the id with ParseInt and lets the lookup answer: 0 and unknown ids are not found.
+const LabelIdParam = { id: Type.Integer({ description: 'id of the label' }) };
 const RepoLabelParams = Type.Object({ ...OwnerRepoParams.properties, ...LabelIdParam });
 const OrgLabelParams = Type.Object({ ...OrgParams.properties, ...LabelIdParam });
 const Paging = Type.Object(PagingQuery);

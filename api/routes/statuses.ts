@@ -39,15 +39,15 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
 
   async function render(request: FastifyRequest, ctx: RepoContext, rows: StatusRow[]) {
     const creators = await usersStore(db).byIds(rows.flatMap((r) => (r.creator_id ? [r.creator_id] : [])));
-    return rows.map((r) => toApiStatus(r, r.creator_id ? creators.get(r.creator_id) : undefined, repoApiUrl(appUrl, ctx), request.doer ?? null, appUrl));
+    // Gitea converts the creator as seen by nobody in particular (no real address).
+    return rows.map((r) => toApiStatus(r, r.creator_id ? creators.get(r.creator_id) : undefined, repoApiUrl(appUrl, ctx), null, appUrl));
   }
 
   app.post<{ Params: Static<typeof ShaParams>; Body: Static<typeof CreateStatusOption> }>('/api/v1/repos/:owner/:repo/statuses/:sha', {
     config: { scope: 'repository' },
     schema: {
-      operationId: 'repoCreateStatus',
-      tags: ['repository'], summary: 'Create a commit status', params: ShaParams, body: CreateStatusOption,
-      description: 'The request names the state `state`; the response names it `status`. `id` is the per-commit index. An unknown commit is 404 (Gitea answers 500).',
+      operationId: 'repoCreateStatus', tags: ['repository'], summary: 'Create a commit status', params: ShaParams, body: CreateStatusOption,
+      description: 'The request names the state `state`; the response names it `status`. `id` is the per-commit index. An unknown commit is 404 (Gitea answers 500); an unknown state is 422 (Gitea stores it).',
       response: { 201: CommitStatus, ...errors },
     },
   }, async (request, reply) => {
@@ -83,8 +83,8 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof ShaParams>; Querystring: Static<typeof StatusListQuery> }>('/api/v1/repos/:owner/:repo/statuses/:sha', {
     config: { scope: 'repository' },
     schema: {
-      operationId: 'repoListStatuses',
-      tags: ['repository'], summary: "Get a commit's statuses", params: ShaParams, querystring: StatusListQuery,
+      operationId: 'repoListStatuses', tags: ['repository'], summary: "Get a commit's statuses", params: ShaParams, querystring: StatusListQuery,
+      description: 'Newest first unless `sort` says otherwise; statuses of one second in the order they were made, as Gitea lists them.',
       response: { 200: Type.Array(CommitStatus), ...errors },
     },
   }, async (request, reply) => {
@@ -95,8 +95,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof RefParams>; Querystring: Static<typeof StatusListQuery> }>('/api/v1/repos/:owner/:repo/commits/:ref/statuses', {
     config: { scope: 'repository' },
     schema: {
-      operationId: 'repoListStatusesByRef',
-      tags: ['repository'], summary: "Get a commit's statuses, by branch/tag/commit reference", params: RefParams, querystring: StatusListQuery,
+      operationId: 'repoListStatusesByRef', tags: ['repository'], summary: "Get a commit's statuses, by branch/tag/commit reference", params: RefParams, querystring: StatusListQuery,
       response: { 200: Type.Array(CommitStatus), ...errors },
     },
   }, async (request, reply) => {
@@ -108,24 +107,22 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof RefParams>; Querystring: Static<typeof CombinedQuery> }>('/api/v1/repos/:owner/:repo/commits/:ref/status', {
     config: { scope: 'repository' },
     schema: {
-      operationId: 'repoGetCombinedStatusByRef',
-      tags: ['repository'], summary: "Get a commit's combined status, by branch/tag/commit reference", params: RefParams, querystring: CombinedQuery,
-      description: 'Latest status per context; failure if any is error or failure, success if all are success, warning or skipped, otherwise pending.',
+      operationId: 'repoGetCombinedStatusByRef', tags: ['repository'], summary: "Get a commit's combined status, by branch/tag/commit reference", params: RefParams, querystring: CombinedQuery,
+      description: "Latest status per context, as Gitea 1.26 combines them: failure if any is error, failure or warning; success if all are success or skipped; otherwise pending. Paged as Gitea pages it: the contexts reported most recently first, each page in index order; `total_count` counts the page, X-Total-Count every context.",
       response: { 200: CombinedStatus, ...errors },
     },
   }, async (request, reply) => {
     const ctx = await repoForRequest(db, request, request.params);
     const sha = await resolveCommit(ctx, request.params.ref);
-    const combined = await combinedStatus(db, ctx.repo.id, sha);
     const paging = readPaging(request.query, config);
-    setPagingHeaders(request, reply, combined.statuses.length, paging, appUrl);
-    const page = combined.statuses.slice(paging.offset, paging.offset + paging.limit);
+    const combined = await combinedStatus(db, ctx.repo.id, sha, paging);
+    setPagingHeaders(request, reply, combined.contexts, paging, appUrl);
     const apiUrl = repoApiUrl(appUrl, ctx);
     return {
       state: combined.state,
       sha,
       total_count: combined.statuses.length,
-      statuses: await render(request, ctx, page),
+      statuses: combined.statuses.length ? await render(request, ctx, combined.statuses) : null,
       repository: toApiRepo(ctx, request.doer ?? null, appUrl),
       commit_url: `${apiUrl}/commits/${sha}`,
       url: `${apiUrl}/commits/${sha}/status`,

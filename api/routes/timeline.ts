@@ -14,8 +14,9 @@ const TimelineQuery = Type.Object({ ...CommentRangeQuery, ...PagingQuery });
 const DESCRIPTION = [
   'Every comment and event of the issue or pull request, oldest first, paged with `page` and `limit`.',
   'Events recorded: close, reopen, merge_pull, delete_branch (`old_ref` is the branch),',
-  'change_target_branch (`old_ref` and `new_ref` are the former and new base), pull_scheduled_merge and',
-  'pull_cancel_scheduled_merge. `X-Total-Count` is the number of rows matching `since`/`before` over all pages',
+  'change_target_branch (`old_ref` and `new_ref` are the former and new base), pull_scheduled_merge,',
+  'pull_cancel_scheduled_merge, label (`label`; body 1 added, empty removed), review (`review_id`), dismiss_review',
+  'and review_request (`assignee` or `assignee_team`, `removed_assignee`). Code comments are the reviews\'. `X-Total-Count` is the number of rows matching `since`/`before` over all pages',
   '(Gitea sends the length of the page), and `Link` is set as on the other lists.',
 ].join(' ');
 
@@ -25,8 +26,7 @@ export async function timelineRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Static<typeof IssueParams>; Querystring: Static<typeof TimelineQuery> }>('/api/v1/repos/:owner/:repo/issues/:index/timeline', {
     config: { scope: 'issue' },
     schema: {
-      operationId: 'issueGetCommentsAndTimeline',
-      tags: ['issue'], summary: 'List all comments and events on an issue', description: DESCRIPTION,
+      operationId: 'issueGetCommentsAndTimeline', tags: ['issue'], summary: 'List all comments and events on an issue', description: DESCRIPTION,
       params: IssueParams, querystring: TimelineQuery,
       response: { 200: Type.Array(TimelineComment), 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError },
     },

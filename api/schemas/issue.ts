@@ -14,6 +14,7 @@ export const OwnerRepoParams = Type.Object({
   owner: Type.String({ maxLength: 255, description: 'owner of the repo' }),
   repo: Type.String({ maxLength: 255, description: 'name of the repo' }),
 });
+// Gitea parses path ids with ParseInt and lets the lookup answer: 0 and unknown numbers are 404.
 export const IssueParams = Type.Object({ ...OwnerRepoParams.properties, index: Type.Integer({ description: 'index of the issue' }) });
 export const OrgParams = Type.Object({ org: Type.String({ maxLength: 255, description: 'name of the organization' }) });
 
@@ -153,6 +154,7 @@ export const Comment = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 }, { title: 'Comment' });
 export const CreateIssueCommentOption = Type.Object({ body: Type.String({ maxLength: 65535 }) }, { title: 'CreateIssueCommentOption' });
+export const EditIssueCommentOption = Type.Object({ body: Type.String({ maxLength: 65535 }) }, { title: 'EditIssueCommentOption' });
 
 /** Gitea's `since`/`before` on comment lists: RFC 3339 bounds on when a comment was last updated. */
 export const CommentRangeQuery = {
@@ -201,26 +203,3 @@ export const IssueMeta = Type.Object({
   owner: Type.Optional(Type.String({ maxLength: 255 })),
   repo: Type.Optional(Type.String({ maxLength: 255 })),
 }, { title: 'IssueMeta', description: 'an issue in owner/repo (the path repository when omitted)' });
-
-export const PullReview = Type.Object({
-  id: Type.Integer(),
-  user: NullableObject(User),
-  team: Type.Null(),
-  state: Type.String(),
-  body: Type.String(),
-  commit_id: Type.String(),
-  stale: Type.Boolean(),
-  official: Type.Boolean(),
-  dismissed: Type.Boolean(),
-  comments_count: Type.Integer(),
-  submitted_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-  html_url: Type.String(),
-  pull_request_url: Type.String(),
-}, { title: 'PullReview' });
-export const CreatePullReviewOptions = Type.Object({
-  body: Type.Optional(Type.String({ maxLength: 65535 })),
-  event: Type.Optional(Type.String({ maxLength: 40, description: 'APPROVED, REQUEST_CHANGES, COMMENT or PENDING' })),
-  commit_id: Type.Optional(Type.String({ maxLength: 64 })),
-  comments: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 0, description: 'line comments are not supported yet' })),
-}, { title: 'CreatePullReviewOptions' });

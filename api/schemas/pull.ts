@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import { Label, Milestone } from './issue.js';
 import { Repository } from './repo.js';
-import { User } from './user.js';
+import { Team, User } from './user.js';
 
 const Nullable = <T extends object>(schema: T) => Type.Unsafe<unknown>({ ...schema, nullable: true, 'x-nullable': true });
 const NullableTime = Type.Unsafe<string | null>({ type: 'string', format: 'date-time', nullable: true, 'x-nullable': true });
@@ -35,7 +35,7 @@ export const PullRequest = Type.Object({
   assignee: Nullable(User),
   assignees: Type.Array(User),
   requested_reviewers: Type.Array(User),
-  requested_reviewers_teams: Type.Array(Type.Object({}, { additionalProperties: true })),
+  requested_reviewers_teams: Type.Array(Team),
   state: Type.String(),
   draft: Type.Boolean(),
   is_locked: Type.Boolean(),

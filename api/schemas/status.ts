@@ -22,7 +22,7 @@ export const CombinedStatus = Type.Object({
   state: Type.String(),
   sha: Type.String(),
   total_count: Type.Integer(),
-  statuses: Type.Array(CommitStatus),
+  statuses: Type.Unsafe<unknown[] | null>({ type: 'array', items: CommitStatus, nullable: true, 'x-nullable': true, description: 'null when the commit has no status, as Gitea sends it' }),
   repository: Repository,
   commit_url: Type.String(),
   url: Type.String(),
@@ -35,9 +35,10 @@ export const CreateStatusOption = Type.Object({
   context: Type.Optional(Type.String({ maxLength: 255 })),
 }, { title: 'CreateStatusOption' });
 
+// Gitea ignores a `sort` or `state` it does not know (it lists everything, newest first).
 export const StatusListQuery = Type.Object({
-  sort: Type.Optional(Type.Union(['oldest', 'recentupdate', 'leastupdate', 'leastindex', 'highestindex'].map((s) => Type.Literal(s)))),
-  state: Type.Optional(StatusState),
+  sort: Type.Optional(Type.String({ maxLength: 64, description: 'oldest, recentupdate, leastupdate, leastindex (highest index first, as Gitea) or highestindex (lowest first)' })),
+  state: Type.Optional(Type.String({ maxLength: 64, description: 'pending, success, error, failure or warning; any other value lists every state' })),
   page: Type.Optional(Type.Integer()),
   limit: Type.Optional(Type.Integer()),
 });

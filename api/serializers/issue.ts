@@ -7,7 +7,6 @@ import { labelsStore } from '../../db/labels.js';
 import { milestonesStore } from '../../db/milestones.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
-import type { ReviewRow } from '../../db/reviews.js';
 import { unixToIso } from '../../db/time.js';
 import { toApiUser } from './user.js';
 import { toApiLabel, toApiMilestone } from './label.js';
@@ -72,11 +71,10 @@ export async function renderIssues(rc: IssueRenderContext, issues: IssueRow[]) {
       body: issue.content,
       ref: '',
       assets: [],
-      labels: (labelIds.get(issue.id) ?? []).flatMap((id) => {
-        const l = labels.get(id);
-        if (!l) return [];
-        return [toApiLabel(l, l.org_id !== null ? { orgName: where?.owner.type === USER_TYPE.organization ? ownerName : '' } : { repoFullName: fullName }, appUrl)];
-      }),
+      // By name, as Gitea loads an issue's labels.
+      labels: (labelIds.get(issue.id) ?? []).flatMap((id) => (labels.get(id) ? [labels.get(id)!] : []))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+        .map((l) => toApiLabel(l, l.org_id !== null ? { orgName: where?.owner.type === USER_TYPE.organization ? ownerName : '' } : { repoFullName: fullName }, appUrl)),
       milestone: milestone ? toApiMilestone(milestone) : null,
       assignee: assignees[0] ?? null,
       assignees: assignees.length ? assignees : null,
@@ -110,7 +108,7 @@ export async function renderIssue(rc: IssueRenderContext, issue: IssueRow) {
 /** Gitea shows deleted accounts as the "Ghost" user (id -1). */
 export function ghostUser(appUrl: string) {
   return {
-    id: -1, login: 'Ghost', login_name: '', source_id: 0, full_name: '', email: '', avatar_url: '', html_url: `${appUrl}Ghost`,
+    id: -1, login: 'Ghost', login_name: '', source_id: 0, full_name: '', email: '', avatar_url: `${appUrl}assets/img/avatar_default.png`, html_url: `${appUrl}Ghost`,
     language: '', is_admin: false, last_login: '0001-01-01T00:00:00Z', created: '0001-01-01T00:00:00Z', restricted: false,
     active: false, prohibit_login: false, location: '', website: '', description: '', visibility: 'public',
     followers_count: 0, following_count: 0, starred_repos_count: 0, username: 'Ghost',
@@ -118,11 +116,23 @@ export function ghostUser(appUrl: string) {
 }
 
 export async function renderComments(rc: IssueRenderContext, repoFullName: string, issue: IssueRow, comments: CommentRow[]) {
+  return renderCommentsOf(rc, repoFullName, new Map([[issue.id, issue]]), comments);
+}
+
+/** Comments of several issues of one repository (the repository-wide list). */
+export async function renderRepoComments(rc: IssueRenderContext, repoFullName: string, comments: CommentRow[]) {
+  const issues = await issuesStore(rc.db).byIds([...new Set(comments.map((c) => c.issue_id))]);
+  return renderCommentsOf(rc, repoFullName, new Map(issues.map((i) => [i.id, i])), comments);
+}
+
+async function renderCommentsOf(rc: IssueRenderContext, repoFullName: string, issues: Map<number, IssueRow>, comments: CommentRow[]) {
   const users = await usersStore(rc.db).byIds(comments.flatMap((c) => (c.poster_id ? [c.poster_id] : [])));
   const repoHtml = `${rc.appUrl}${repoFullName}`;
-  return comments.map((c) => {
+  return comments.flatMap((c) => {
+    const issue = issues.get(c.issue_id);
+    if (!issue) return [];
     const poster = c.poster_id ? users.get(c.poster_id) : undefined;
-    return {
+    return [{
       id: c.id,
       html_url: `${repoHtml}/${issue.is_pull ? 'pulls' : 'issues'}/${issue.index}#issuecomment-${c.id}`,
       pull_request_url: issue.is_pull ? `${repoHtml}/pulls/${issue.index}` : '',
@@ -135,30 +145,6 @@ export async function renderComments(rc: IssueRenderContext, repoFullName: strin
       assets: [],
       created_at: unixToIso(c.created_unix)!,
       updated_at: unixToIso(c.updated_unix)!,
-    };
-  });
-}
-
-export async function renderReviews(rc: IssueRenderContext, repoFullName: string, issue: IssueRow, reviews: ReviewRow[]) {
-  const users = await usersStore(rc.db).byIds(reviews.flatMap((r) => (r.reviewer_id ? [r.reviewer_id] : [])));
-  const pullHtml = `${rc.appUrl}${repoFullName}/pulls/${issue.index}`;
-  return reviews.map((r) => {
-    const reviewer = r.reviewer_id ? users.get(r.reviewer_id) : undefined;
-    return {
-      id: r.id,
-      user: reviewer ? toApiUser(reviewer, rc.viewer, rc.appUrl) : ghostUser(rc.appUrl),
-      team: null,
-      state: r.type,
-      body: r.content,
-      commit_id: r.commit_id,
-      stale: r.stale || false,
-      official: r.official,
-      dismissed: r.dismissed,
-      comments_count: 0,
-      submitted_at: unixToIso(r.created_unix)!,
-      updated_at: unixToIso(r.updated_unix)!,
-      html_url: `${pullHtml}#issuecomment-${r.id}`,
-      pull_request_url: pullHtml,
-    };
+    }];
   });
 }

@@ -2,6 +2,7 @@
 import { REPO_UNIT_KEYS } from '../../core/teams.js';
 import type { TeamRow } from '../../db/teams.js';
 import type { UserRow } from '../../db/users.js';
+import { avatarUrlOf } from './user.js';
 
 export interface ApiOrganization {
   id: number;
@@ -41,7 +42,7 @@ export function toApiOrganization(org: UserRow, appUrl: string, options: { hideE
     name: org.name,
     full_name: org.full_name,
     email: options.hideEmail ? '' : org.email,
-    avatar_url: `${appUrl}assets/img/avatar_default.png`,
+    avatar_url: avatarUrlOf(org, appUrl),
     description: org.description,
     website: org.website,
     location: org.location,

@@ -16,6 +16,9 @@ import { usersStore, type UserRow } from '../../db/users.js';
 import { listBranches, type ShortStat } from '../../git/index.js';
 import { toApiRepo, type ApiRepository } from './repo.js';
 import { toApiUser } from './user.js';
+import { toApiOrganization, toApiTeam } from './organization.js';
+import { requestedReviewersOf } from '../../core/review-requests.js';
+import { teamsStore } from '../../db/teams.js';
 
 export interface PullSerializerDeps {
   db: Knex;
@@ -114,15 +117,22 @@ export async function toApiPulls(
   const appUrl = config.APP_URL;
   const issueIds = items.map((i) => i.issue.id);
   const issues = issuesStore(db);
-  const [labelIds, assigneeIds, repos] = await Promise.all([issues.labelIdsOf(issueIds), issues.assigneeIdsOf(issueIds), loadRepos(deps, base, viewer, items, opts.fresh ?? false)]);
+  const [labelIds, assigneeIds, repos, reviewers] = await Promise.all([
+    issues.labelIdsOf(issueIds), issues.assigneeIdsOf(issueIds), loadRepos(deps, base, viewer, items, opts.fresh ?? false), requestedReviewersOf(db, issueIds),
+  ]);
   const allLabelIds = [...new Set([...labelIds.values()].flat())];
   const milestoneIds = [...new Set(items.map((i) => i.issue.milestone_id).filter((id): id is number => id !== null))];
-  const userIds = items.flatMap((i) => [i.issue.poster_id ?? 0, i.pull.merger_id ?? 0, ...(assigneeIds.get(i.issue.id) ?? [])]);
-  const [labels, milestones, users] = await Promise.all([
+  const userIds = items.flatMap((i) => [i.issue.poster_id ?? 0, i.pull.merger_id ?? 0, ...(assigneeIds.get(i.issue.id) ?? []), ...(reviewers.get(i.issue.id)?.userIds ?? [])]);
+  const teamIds = [...new Set([...reviewers.values()].flatMap((r) => r.teamIds))];
+  const [labels, milestones, users, teams] = await Promise.all([
     labelsStore(db).byIds(allLabelIds),
     milestonesStore(db).byIds(milestoneIds),
     usersStore(db).byIds(userIds),
+    Promise.all(teamIds.map((id) => teamsStore(db).byId(id))),
   ]);
+  // Gitea shows reviewers as seen by nobody in particular, and teams with their organization.
+  const teamById = new Map(teams.flatMap((t) => (t ? [[t.id, toApiTeam(t, toApiOrganization(base.owner, appUrl))] as const] : [])));
+  const reviewerJson = (id: number) => (users.get(id) ? [toApiUser(users.get(id)!, null, appUrl)] : []);
   const labelById = new Map(labels.map((l) => [l.id, l]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const apiUser = (id: number | null | undefined) => {
@@ -154,8 +164,8 @@ export async function toApiPulls(
       milestone: milestone ? milestoneJson(milestone) : null,
       assignee: assignees[0] ?? null,
       assignees,
-      requested_reviewers: [],
-      requested_reviewers_teams: [],
+      requested_reviewers: (reviewers.get(issue.id)?.userIds ?? []).flatMap(reviewerJson),
+      requested_reviewers_teams: (reviewers.get(issue.id)?.teamIds ?? []).flatMap((id) => (teamById.get(id) ? [teamById.get(id)!] : [])),
       state: issue.is_closed || pull.has_merged ? 'closed' : 'open',
       draft: wip,
       is_locked: issue.is_locked,

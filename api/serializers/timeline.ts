@@ -4,10 +4,19 @@
 // kind says here which Gitea name it has and which fields its content fills.
 import type { Knex } from 'knex';
 import type { CommentRow, IssueRow } from '../../db/issues.js';
+import { labelsStore, type LabelRow } from '../../db/labels.js';
+import { teamsStore } from '../../db/teams.js';
 import { usersStore } from '../../db/users.js';
 import { unixToIso } from '../../db/time.js';
 import { toApiUser } from './user.js';
 import { ghostUser } from './issue.js';
+import { toApiLabel } from './label.js';
+import { toApiTeam } from './organization.js';
+
+/** A label names where it lives: the repository's, or its organization's. */
+function labelJson(label: LabelRow, repoFullName: string, ownerName: string, appUrl: string) {
+  return toApiLabel(label, label.org_id !== null ? { orgName: ownerName } : { repoFullName }, appUrl);
+}
 
 interface EventFields {
   body?: string;
@@ -42,6 +51,11 @@ const KINDS: Record<string, TimelineKind> = {
   change_target_branch: { giteaType: 'change_target_branch', fields: baseChange },
   schedule_auto_merge: { giteaType: 'pull_scheduled_merge' },
   cancel_auto_merge: { giteaType: 'pull_cancel_scheduled_merge' },
+  // Gitea's own kinds, kept with Gitea's content: '1' added / '' removed for a label.
+  label: { giteaType: 'label', fields: (content) => ({ body: content }) },
+  review: { giteaType: 'review', fields: (content) => ({ body: content }) },
+  dismiss_review: { giteaType: 'dismiss_review', fields: (content) => ({ body: content }) },
+  review_request: { giteaType: 'review_request' },
 };
 
 // Gitea's types whose content is a person's text (CommentType.HasContentSupport).
@@ -58,7 +72,18 @@ export interface TimelineRenderContext {
 }
 
 export async function renderTimeline(rc: TimelineRenderContext, repoFullName: string, issue: IssueRow, rows: CommentRow[]) {
-  const users = await usersStore(rc.db).byIds(rows.flatMap((c) => (c.poster_id ? [c.poster_id] : [])));
+  const userIds = rows.flatMap((c) => [c.poster_id, c.assignee_id, c.resolve_doer_id]).filter((id): id is number => id !== null);
+  const teamIds = [...new Set(rows.flatMap((c) => (c.assignee_team_id ? [c.assignee_team_id] : [])))];
+  const [users, labels, teams] = await Promise.all([
+    usersStore(rc.db).byIds(userIds),
+    labelsStore(rc.db).byIds([...new Set(rows.flatMap((c) => (c.label_id ? [c.label_id] : [])))]),
+    Promise.all(teamIds.map((id) => teamsStore(rc.db).byId(id))),
+  ]);
+  const labelById = new Map(labels.map((l) => [l.id, l]));
+  const teamById = new Map(teams.flatMap((t) => (t ? [[t.id, toApiTeam(t, null)] as const] : [])));
+  const [ownerName] = repoFullName.split('/');
+  // Gitea converts these users as seen by nobody in particular.
+  const userJson = (id: number | null) => (id && users.get(id) ? toApiUser(users.get(id)!, null, rc.appUrl) : null);
   const issueHtml = `${rc.appUrl}${repoFullName}/${issue.is_pull ? 'pulls' : 'issues'}/${issue.index}`;
   return rows.map((c) => {
     const kind = kindOf(c.type);
@@ -88,12 +113,12 @@ export async function renderTimeline(rc: TimelineRenderContext, repoFullName: st
       ref_comment: null,
       ref_action: 'none',
       ref_commit_sha: '',
-      review_id: 0,
-      label: null,
-      assignee: null,
-      assignee_team: null,
-      removed_assignee: false,
-      resolve_doer: null,
+      review_id: c.review_id ?? 0,
+      label: c.label_id && labelById.get(c.label_id) ? labelJson(labelById.get(c.label_id)!, repoFullName, ownerName ?? '', rc.appUrl) : null,
+      assignee: userJson(c.assignee_id),
+      assignee_team: c.assignee_team_id ? teamById.get(c.assignee_team_id) ?? null : null,
+      removed_assignee: c.removed_assignee,
+      resolve_doer: userJson(c.resolve_doer_id),
       dependent_issue: null,
     };
   });

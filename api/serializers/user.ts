@@ -5,6 +5,7 @@
 // (null when anonymous): it decides whether private fields and the real e-mail are shown.
 import type { UserRow } from '../../db/users.js';
 import { unixToIso } from '../../db/time.js';
+import { avatarHash } from '../../core/avatars.js';
 
 /** The JSON Gitea sends; key order is Gitea's (the response schema keeps it). */
 export interface ApiUser {
@@ -39,7 +40,6 @@ const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 interface UrlParts {
   noReplyDomain: string;
-  avatar: string;
 }
 
 // Parsing APP_URL on every call would cost more than the rest of the conversion; there is one per process.
@@ -55,7 +55,7 @@ function urlParts(appUrl: string): UrlParts {
     } catch {
       // An invalid APP_URL is refused at start-up; keep the default for callers outside the app.
     }
-    parts = { noReplyDomain: `noreply.${host}`, avatar: `${appUrl}assets/img/avatar_default.png` };
+    parts = { noReplyDomain: `noreply.${host}` };
     if (urlCache.size > 16) urlCache.clear();
     urlCache.set(appUrl, parts);
   }
@@ -65,6 +65,11 @@ function urlParts(appUrl: string): UrlParts {
 /** Whether `viewer` may see the private fields of `user`: the user themself or a site admin. */
 export function isSelfOrAdmin(user: UserRow, viewer: UserRow | null): boolean {
   return viewer !== null && (viewer.id === user.id || viewer.is_admin);
+}
+
+/** Gitea's generated avatar (Gravatar off): served by api/routes/avatars.ts. */
+export function avatarUrlOf(account: Pick<UserRow, 'email' | 'name'>, appUrl: string): string {
+  return `${appUrl}avatars/${avatarHash(account)}`;
 }
 
 export function htmlUrlOf(user: Pick<UserRow, 'name'>, appUrl: string): string {
@@ -85,7 +90,7 @@ export function toApiUser(user: UserRow, viewer: UserRow | null, appUrl: string)
     source_id: 0,
     full_name: user.full_name,
     email,
-    avatar_url: parts.avatar,
+    avatar_url: avatarUrlOf(user, appUrl),
     html_url: htmlUrlOf(user, appUrl),
     language: '',
     is_admin: authed ? user.is_admin : false,

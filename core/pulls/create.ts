@@ -1,7 +1,7 @@
 // Creating a pull request (spec: POST /repos/{owner}/{repo}/pulls, rules 1-11): the rules are checked
 // first, then one transaction writes the issue and the pull row with the next shared index, then
-// refs/pull/<index>/head is written in the base repository, and only then is the pull request's
-// workflow asked to compute mergeability (never on the request path).
+// refs/pull/<index>/head is written in the base repository and mergeability checked once (git
+// merge-tree), and then the pull request's workflow is asked to keep it up to date.
 import { isBlocked } from '../blocks.js';
 import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js';
@@ -15,7 +15,7 @@ import { issuesStore } from '../../db/issues.js';
 import { milestonesStore } from '../../db/milestones.js';
 import { pullsStore, type PullRow, type PullTargets } from '../../db/pulls.js';
 import { usersStore, USER_TYPE, type UserRow } from '../../db/users.js';
-import { branchRef, fetchIntoRepository, isValidBranchName, mergeBase, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
+import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, isValidBranchName, mergeBase, pullHeadRef, resolveRef, updateRef } from '../../git/index.js';
 import { headChangedSignal } from '../../workflows/pull-messages.js';
 
 export interface PullDeps {
@@ -133,8 +133,7 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
 
   try {
     await writePullHeadRef(basePath, headPath, sameRepo, created.index, head.branch, headSha);
-    const base = await mergeBase(basePath, baseSha, headSha);
-    await pullsStore(db).update(created.pullId, { merge_base: base ?? '' });
+    await firstCheck(db, basePath, created.pullId, baseSha, headSha);
   } catch (err) {
     // Nothing half-done: without its ref the pull request cannot be diffed or merged.
     await db('issues').where({ id: created.issueId }).delete();
@@ -142,6 +141,28 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
   }
   await requestMergeabilityCheck(deps, ctx.repo.id, created.index, headSha);
   return (await pullsStore(db).byId(created.pullId))!;
+}
+
+/**
+ * The first mergeability check, on the request path so the answer carries a real `mergeable` as
+ * Gitea's does (git merge-tree, no worktree), stored as the workflow's check would store it (the
+ * commits, the tree, the diff size). It is stored only while no check has been (checked_head still
+ * empty), so a workflow's check of a newer head is never overwritten; the workflow is still asked
+ * to check, which catches a head that moved before the pull request's row existed. When git
+ * cannot tell, the pull request stays `checking` for the workflow.
+ */
+async function firstCheck(db: Knex, basePath: string, pullId: number, baseSha: string, headSha: string): Promise<void> {
+  const check = await checkMergeability(basePath, baseSha, headSha).catch(() => null);
+  if (!check) {
+    await pullsStore(db).update(pullId, { merge_base: (await mergeBase(basePath, baseSha, headSha)) ?? '' });
+    return;
+  }
+  const stats = check.mergeBase ? await diffShortStat(basePath, check.mergeBase, headSha, {}).catch(() => null) : null;
+  await db('pull_requests').where({ id: pullId, checked_head: '' }).update({
+    status: check.status, merge_base: check.mergeBase ?? '', conflicted_files: JSON.stringify(check.conflictedFiles),
+    checked_head: headSha, checked_base: baseSha, checked_tree: check.tree ?? '',
+    additions: stats?.additions ?? 0, deletions: stats?.deletions ?? 0, changed_files: stats?.files ?? 0,
+  });
 }
 
 /**

@@ -108,7 +108,10 @@ export const SDK_TESTS: readonly SdkTest[] = [
  * passes (a regression fails the suite) and reports the rest; the lead adds names as the routes
  * land, until it is every in-domain test.
  */
-export const EXPECTED_TO_PASS: readonly string[] = ['TestOauth2', 'TestGetGlobalSettings', 'TestGetUserByID', 'TestServerVersion'];
+/** In-domain tests whose routes are still being built; every other in-domain test must pass. */
+const NOT_YET: readonly string[] = ['TestIssue', 'TestRepoCollaborator', 'TestTagProtection', 'TestUserSettings', 'TestUserEmail'];
+
+export const EXPECTED_TO_PASS: readonly string[] = SDK_TESTS.filter((t) => t.domain === 'in' && !NOT_YET.includes(t.name)).map((t) => t.name);
 
 export function sdkTestBinary(): { binary: string; version: string } | null {
   const dir = join(projectRoot, '.tools', 'go-sdk');

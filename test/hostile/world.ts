@@ -35,7 +35,7 @@ export interface HostileWorld extends PullWorld {
 const TABLES = [
   'users', 'access_tokens', 'repositories', 'collaborations', 'issues', 'pull_requests', 'comments', 'labels',
   'issue_labels', 'milestones', 'issue_assignees', 'issue_dependencies', 'reviews', 'commit_statuses',
-  'protected_branches', 'pull_auto_merges', 'user_blocks', 'teams', 'team_members', 'team_repos', 'topics', 'repo_topics', 'org_public_members',
+  'protected_branches', 'pull_auto_merges', 'user_blocks', 'teams', 'team_members', 'team_repos', 'topics', 'repo_topics', 'org_public_members', 'reactions',
 ];
 
 /** Every ref file and packed-refs under each bare repository, read directly (no git process per check). */

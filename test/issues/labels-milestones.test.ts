@@ -44,6 +44,10 @@ t.test('labels and milestones over HTTP', async (t) => {
   t.equal((await w.api({ url: '/api/v1/repos/alice/secret/labels', as: 'sam' })).statusCode, 404, 'private');
   t.equal((await w.api({ method: 'DELETE', url: `${labels}/${bug.id}`, as: 'walt' })).statusCode, 204);
   t.equal((await w.api({ url: `${labels}/${bug.id}` })).statusCode, 404);
+  t.equal((await w.api({ method: 'DELETE', url: `${labels}/${bug.id}`, as: 'walt' })).statusCode, 204, 'a label that is not there: 204, as Gitea');
+  t.equal((await w.api({ method: 'DELETE', url: `${labels}/0`, as: 'walt' })).statusCode, 204, 'id 0 deletes nothing (Gitea: 204)');
+  t.equal((await w.api({ url: `${labels}/0` })).statusCode, 404, 'and is not found');
+  t.equal((await w.api({ method: 'PATCH', url: `${labels}/0`, as: 'walt', body: { name: 'x' } })).statusCode, 404);
 
   // Organization labels.
   const org = await w.api({ method: 'POST', url: '/api/v1/orgs', as: 'alice', body: { username: 'acme' } });

@@ -1,5 +1,6 @@
-// Mergeability is computed by the pull request's workflow (not on the request path) and shows in
-// `mergeable`; WIP titles are drafts and never mergeable; pushes and deletions keep the record true.
+// Mergeability is checked once on creation (the answer carries it, as Gitea's does) and kept up to
+// date by the pull request's workflow; it shows in `mergeable`; WIP titles are drafts and never
+// mergeable; pushes and deletions keep the record true.
 import t from 'tap';
 import { pullWorld, type PullWorld } from './fixtures.js';
 import { repoDiskPath, repositoriesRoot } from '../../core/repositories.js';
@@ -27,15 +28,16 @@ t.test('mergeability and keeping the record true', async (t) => {
   await w.pushBranch('clash', { 'shared.txt': 'head version\n' });
   await w.pushBranch('drafty', { 'draft.txt': 'draft\n' });
   await w.pushBranch('main', { 'shared.txt': 'base moved on\n' });
-  const create = async (head: string, title: string) => {
+  const create = async (head: string, title: string, mergeable: boolean) => {
     const r = await api({ method: 'POST', url, as: 'alice', body: { head, base: 'main', title } });
     t.equal(r.statusCode, 201, r.body);
-    t.equal(r.json().mergeable, false, 'checking: not mergeable yet, nothing computed on the request path');
+    t.equal(r.json().mergeable, mergeable, `the creation answer says ${mergeable ? '' : 'not '}mergeable`);
     return r.json().number as number;
   };
-  const clean = await create('clean', 'Clean change');
-  const clash = await create('clash', 'Conflicting change');
-  const wip = await create('drafty', 'WIP: not ready');
+  const clean = await create('clean', 'Clean change', true);
+  const clash = await create('clash', 'Conflicting change', false);
+  const wip = await create('drafty', 'WIP: not ready', false);
+  t.equal((await w.db('pull_requests').where({ index: clash }).first('status')).status, 'conflict', 'the first check ran on the request path');
 
   await t.test('a clean pull request becomes mergeable', async (t) => {
     t.equal(await settledStatus(w, clean), 'mergeable');
