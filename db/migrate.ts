@@ -11,6 +11,7 @@ import * as mergeChecks from './migrations/0009_merge_checks.js';
 import * as reactionsReviewComments from './migrations/0010_reactions_review_comments.js';
 import * as topicsAndMemberships from './migrations/0012_topics_and_memberships.js';
 import * as loginThrottle from './migrations/0013_login_throttle.js';
+import * as idempotencyAnswers from './migrations/0014_idempotency_answers.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -26,6 +27,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0010_reactions_review_comments', reactionsReviewComments],
   ['0012_topics_and_memberships', topicsAndMemberships],
   ['0013_login_throttle', loginThrottle],
+  ['0014_idempotency_answers', idempotencyAnswers],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

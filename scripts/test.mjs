@@ -69,6 +69,7 @@ function prepareSchemaTemplate() {
 // The longest files (about 1–2 min each, seen in full runs) start first: tap runs files in the order
 // given, and one of them starting last kept a single job busy for minutes after the others finished.
 const SLOWEST_FIRST = [
+  'merge/racing-merges-mariadb', 'merge/racing-merges-sqlite', 'merge/racing-auto-mariadb', 'merge/racing-auto-sqlite', 'hostile/routes-racing',
   'faults/worker-crash', 'production/many-processes', 'production/temporal-tls', 'repos/authorization', 'merge/concurrency', 'merge/auto-merge', 'merge/branch-moves',
   'foundation/serve', 'merge/rules', 'hostile/routes-bodies', 'merge/styles', 'hostile/fixed-cases', 'hostile/routes-paths',
 ];
