@@ -40,6 +40,10 @@ const SCENARIOS: Scenario[] = [
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },
   {
+    name: 'password-login', script: 'password-login', args: ['40'],
+    about: 'A password login through Basic authentication (argon2 verify included), and the failed-login throttle\'s own steps for a correct login (look up, clear) and a wrong one (look up, count), its counters in MariaDB.',
+  },
+  {
     name: 'token-auth', script: 'token-auth', args: ['5'],
     about: 'CPU per token authentication, and `GET /api/v1/version` anonymous against with a token (the overhead of authentication), SQLite and MariaDB; peak RSS.',
   },

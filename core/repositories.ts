@@ -12,6 +12,7 @@ import { gitignoreText, labelSet, licenseText, readmeText } from './repo-templat
 import { recordTemplateLicense } from './repo-licenses.js';
 import type { UserRow } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
+import { assertRepositoryStorage } from './repository-storage.js';
 import {
   createInitialCommit, deleteRepositoryDirectory, initBareRepository, isValidBranchName, repositoryPath,
   resolveRef, branchRef, setDefaultBranch,
@@ -88,6 +89,7 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
   const labels = input.issueLabels ? labelSet(input.issueLabels) : [];
   const repos = reposStore(deps.db);
   if (await repos.byOwnerAndName(input.owner.id, input.name)) throw new RepoExistsError();
+  await assertRepositoryStorage(deps.db, deps.config);
   const path = repoDiskPath(deps.config, input.owner.name, input.name);
   // A leftover directory is somebody else's data: never adopt or overwrite it.
   if (await exists(path)) throw new ConflictError('The repository files already exist.');

@@ -3,6 +3,7 @@
 import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
 /** temporal.api.enums.v1.IndexedValueType numbers of the types the attributes use. */
 const INDEXED_TYPE: Record<string, number> = { KEYWORD: 2, INT: 3 };
@@ -13,8 +14,8 @@ export function searchAttributeCommand(namespace: string): string {
   return `temporal operator search-attribute create --namespace ${namespace} ${flags}`;
 }
 
-export async function ensureSearchAttributes(address: string, namespace: string): Promise<void> {
-  const connection = await Connection.connect({ address, connectTimeout: '5 seconds' });
+export async function ensureSearchAttributes(settings: TemporalConnectionSettings, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ ...connectionOptions(settings), connectTimeout: '5 seconds' });
   try {
     const known = await connection.operatorService.listSearchAttributes({ namespace });
     const defined = new Set([...Object.keys(known.customAttributes ?? {}), ...Object.keys(known.systemAttributes ?? {})]);

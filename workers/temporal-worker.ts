@@ -8,11 +8,20 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSo
 import { createActivities, type ActivityDeps } from './activities.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { acceptMergePrefetches } from '../core/pulls/merge-prefetch.js';
+import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
-export interface WorkerSettings {
-  address: string;
+/** A worker process's slots and sticky cache; each absent one keeps the SDK's default. */
+export interface WorkerTuning {
+  maxConcurrentWorkflowTaskExecutions?: number;
+  maxConcurrentActivityTaskExecutions?: number;
+  maxConcurrentLocalActivityExecutions?: number;
+  maxCachedWorkflows?: number;
+}
+
+export interface WorkerSettings extends TemporalConnectionSettings {
   namespace: string;
   taskQueue: string;
+  tuning?: WorkerTuning;
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -75,15 +84,22 @@ export interface RunningWorker {
 }
 
 export async function startTemporalWorker(settings: WorkerSettings, deps: ActivityDeps): Promise<RunningWorker> {
-  await ensureSearchAttributes(settings.address, settings.namespace);
-  const connection = await NativeConnection.connect({ address: settings.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: settings.namespace,
-    taskQueue: settings.taskQueue,
-    workflowBundle: await workflowBundle(),
-    activities: createActivities(deps),
-  });
+  await ensureSearchAttributes(settings, settings.namespace);
+  const connection = await NativeConnection.connect(connectionOptions(settings));
+  let worker: Worker;
+  try {
+    worker = await Worker.create({
+      connection,
+      namespace: settings.namespace,
+      taskQueue: settings.taskQueue,
+      ...settings.tuning,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(deps),
+    });
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
   // The API of this process may now read a merge's inputs ahead for this worker's activities.
   const stopPrefetches = acceptMergePrefetches();
   const done = worker.run().finally(() => {

@@ -32,6 +32,9 @@ const HISTORY_EVENT_LIMIT = 2_000;
  */
 const BASE_SETTLE = '1 second';
 
+/** How long a merged or closed pull request's run waits for more operations before it ends. */
+const LINGER = '2 seconds';
+
 // Reads and small writes: quick, retried on infrastructure errors.
 const records = proxyActivities<PullActivities>({
   startToCloseTimeout: '30 seconds',
@@ -204,6 +207,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       const outcome = await records.setPullState(key, request);
       if (outcome.status < 300) {
         state = request.state;
+        if (request.state === 'open') finished = false;
         if (request.state === 'closed' && autoMerge) {
           await records.recordAutoMergeCancelled(key, request.doerId, 'closed');
           autoMerge = null;
@@ -309,34 +313,43 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   started = true;
   describe();
 
-  while (!finished && !historyTooLong()) {
-    await condition(() => finished || mergeabilityStale || autoMergeDue || announcements.length > 0 || historyTooLong());
-    if (finished) break;
-    if (announcements.length > 0) await announce();
-    if (mergeabilityStale && !refreshAtOnce) {
-      await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
-      if (finished) break;
-    }
-    if (mergeabilityStale) {
-      mergeabilityStale = false;
-      refreshAtOnce = false;
-      const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
-      if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
-      if (autoMerge) autoMergeDue = true;
-    }
-    if (autoMergeDue && autoMerge) {
-      autoMergeDue = false;
-      await tryAutoMerge();
-    }
-    if (state === 'closed' && !autoMerge && mutex.locked === false) finished = true;
-  }
-  await condition(allHandlersFinished);
-  // What the last operations moved is told before the run ends or continues as new.
-  while (announcements.length > 0) {
-    await announce();
+  // What the last operations moved is told before the run ends, lingers or continues as new.
+  const settle = async () => {
     await condition(allHandlersFinished);
+    while (announcements.length > 0) {
+      await announce();
+      await condition(allHandlersFinished);
+    }
+  };
+  for (;;) {
+    while (!finished && !historyTooLong()) {
+      await condition(() => finished || mergeabilityStale || autoMergeDue || announcements.length > 0 || historyTooLong());
+      if (finished) break;
+      if (announcements.length > 0) await announce();
+      if (mergeabilityStale && !refreshAtOnce) {
+        await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
+        if (finished) break;
+      }
+      if (mergeabilityStale) {
+        mergeabilityStale = false;
+        refreshAtOnce = false;
+        const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
+        if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
+        if (autoMerge) autoMergeDue = true;
+      }
+      if (autoMergeDue && autoMerge) {
+        autoMergeDue = false;
+        await tryAutoMerge();
+      }
+      if (state === 'closed' && !autoMerge && mutex.locked === false) finished = true;
+    }
+    await settle();
+    if (!finished) break;
+    // Merged or closed: the run lingers while operations keep arriving (the rest of a burst that
+    // raced the one that ended it), so they are answered here instead of each starting a run; a
+    // reopen takes it back to the loop above.
+    if (historyTooLong() || !(await condition(() => !finished || !allHandlersFinished(), LINGER))) return;
   }
-  if (finished) return;
   await continueAsNew<typeof pullRequestWorkflow>({
     key, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },
   });

@@ -34,7 +34,7 @@ export async function issueDeleteRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     }
     const key = { repoId: ctx.repo.id, index: issue.index };
-    const outcome = await runPullOperation(app.services, key, deleteUpdate, { doerId: doer.id }, idempotencyKey(request, 'delete', key), request.log);
+    const outcome = await runPullOperation(app.services, key, deleteUpdate, { doerId: doer.id }, idempotencyKey(request, 'delete', key));
     return sendOutcome(reply, outcome, config.APP_URL);
   });
 }
