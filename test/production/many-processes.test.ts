@@ -1,7 +1,7 @@
 // Several machines' worth of processes: two `api` and two `worker` processes against one Temporal,
 // one MariaDB and one repository directory. The guarantees of one process hold across them: one
 // merge however many APIs are asked at once, auto-merge fired by a status posted elsewhere, nothing
-// lost when a worker dies mid-merge, one login throttle.
+// lost when a worker dies mid-merge, one login throttle, one memory of Idempotency-Key answers.
 import t, { type Test } from 'tap';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,24 @@ t.test('concurrent merges of one pull request through both APIs give one merge',
   const statuses = answers.map((a) => a.status);
   t.ok(statuses.includes(200), `one of them merged: ${statuses.join(', ')}`);
   t.ok(statuses.every((s) => s < 500), `none failed on the server: ${answers.filter((a) => a.status >= 500).map((a) => a.text).join(' ')}`);
+  await assertMergedOnce(t, index, before);
+});
+
+t.test('an Idempotency-Key holds across API processes, also after the run that answered has ended', async (t) => {
+  const index = await openPull(w, 'keyed-across', { 'keyed-across.txt': 'i\n' });
+  const before = refOf(w, 'refs/heads/main')!;
+  const keyed = { ...alice, 'idempotency-key': `across-${index}` };
+  // The same key through both APIs at once is one operation: both get its answer.
+  const first = await Promise.all([0, 1].map((i) => request(apis[i]!.baseUrl, 'POST', mergeUrl(index), keyed, { Do: 'merge' })));
+  t.same(first.map((a) => a.status), [200, 200], `both answered the one merge: ${first.map((a) => a.text).join(' ')}`);
+  // Later, through either API: the first answer again, not a fresh 405 "already merged".
+  for (const api of apis) {
+    const again = await request(api.baseUrl, 'POST', mergeUrl(index), keyed, { Do: 'merge' });
+    t.equal(again.status, 200, `replayed: ${again.text}`);
+    t.equal(again.headers.get('idempotent-replayed'), 'true');
+  }
+  const unkeyed = await request(apis[1]!.baseUrl, 'POST', mergeUrl(index), alice, { Do: 'merge' });
+  t.equal(unkeyed.status, 405, 'without the key the request is judged afresh');
   await assertMergedOnce(t, index, before);
 });
 
