@@ -1,6 +1,7 @@
 // Assembles the HTTP API: hardened Fastify defaults, then shared plugins, then route modules.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DestinationStream } from 'pino';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { registerSwagger } from './plugins/swagger.js';
 import { registerGoDecoding } from './plugins/decoding.js';
@@ -14,12 +15,14 @@ export interface BuildOptions {
   /** Route modules added by later features; each is a Fastify plugin function. */
   routes?: Array<(app: FastifyInstance) => Promise<void>>;
   logger?: boolean;
+  /** Where log lines go (a readable form on a terminal); absent: stdout as JSON. */
+  logStream?: DestinationStream;
 }
 
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    logger: options.logger === false ? false : { ...loggerOptions(config.LOG_LEVEL), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     requestIdHeader: false,

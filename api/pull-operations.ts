@@ -1,94 +1,86 @@
 // Routes hand every change of a pull request's git or merged/closed state to its workflow through
 // this one function, and turn the workflow's answer back into an HTTP reply.
-import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { UpdateDefinition } from '@temporalio/common';
-import { ServiceError, UnavailableError } from '../core/errors.js';
+import { UnavailableError, UnprocessableError } from '../core/errors.js';
+import { idempotencyStore, requestHash, type Claim, type IdempotencyScope } from '../db/idempotency.js';
 import type { OperationOutcome, OperationRequest, PullKey } from '../workflows/pull-messages.js';
+import { PullUpdateError } from '../workers/pull-workflow-client.js';
 import type { Services } from './services.js';
 import { recordWorkflowOperation } from './plugins/metrics.js';
 
-/**
- * Derived keys whose last answer was a refusal, with how many times: a repeated request after a
- * refusal (checks were pending, the head moved) must run again, not get the stale refusal back.
- * Bounded; per API process (clients that need strict guarantees send Idempotency-Key).
- */
-const refusedDerivedKeys = new Map<string, number>();
-/** The first of each burst of identical requests, per derived key, with when it came. */
-const recentDerivedKeys = new Map<string, { key: string; at: number; pull: string }>();
-/** The bursts remembered for each pull request ("repoId/index"), so another operation can end them. */
-const burstsByPull = new Map<string, Set<string>>();
-const DERIVED_KEY_WINDOW_MS = 10_000;
-const MAX_REMEMBERED = 10_000;
+/** Idempotency-Key values longer than this are not keys (they are ignored, as an absent header). */
+const MAX_KEY_LENGTH = 255;
 
 export interface OperationKey {
+  /** The workflow update id; for a keyed request, set once its key is claimed (claimOperation). */
   updateId: string;
-  /** Set for keys derived from the request (no Idempotency-Key header). */
-  derived: string | null;
-  /** The burst of identical requests a derived key belongs to (see idempotencyKey). */
-  burst: string | null;
   /** The HTTP request's id, carried into the workflow's memo and logs. */
   requestId: string;
+  log: FastifyBaseLogger;
+  /** Set when the request carries an Idempotency-Key. */
+  keyed?: { scope: IdempotencyScope; requestHash: string; claim?: Claim };
 }
 
+/** A workflow's answer, or one recorded for the request's Idempotency-Key and given again. */
+export type PullAnswer = OperationOutcome & { replayed?: boolean };
+
 /**
- * The update id: the client's Idempotency-Key when given, else one derived from the request, so a
- * double-clicked or quickly retried request gets the first answer instead of a second operation.
- * An identical request more than 10 seconds after the first of its burst is a new operation.
+ * What names the operation a request asks for. Without an Idempotency-Key every request is its own
+ * operation (a random update id), judged against the state it finds: a second merge of a merged
+ * pull request is told so (405). With one, the first answer for the key is given back to every
+ * retry of the same request, from any API process, for 24 hours (db/idempotency.ts); the key with
+ * a different request answers 422.
  */
 export function idempotencyKey(request: FastifyRequest, operation: string, key: PullKey): OperationKey {
-  const given = request.headers['idempotency-key'];
   const scope = `${operation}/${key.repoId}/${key.index}/${request.doer?.id ?? 0}`;
-  if (typeof given === 'string' && given.length > 0 && given.length <= 255) return { updateId: `${scope}/key/${given}`, derived: null, burst: null, requestId: request.id };
-  const digest = createHash('sha256').update(JSON.stringify([request.method, request.url, request.body ?? null])).digest('hex').slice(0, 32);
-  // The window slides from the first of a burst of identical requests (a fixed time bucket would
-  // split a double click that straddles its boundary into two operations).
-  const base = `${scope}/req/${digest}`;
-  const now = Date.now();
-  const recent = recentDerivedKeys.get(base);
-  let derived: string;
-  if (recent && now - recent.at < DERIVED_KEY_WINDOW_MS) {
-    derived = recent.key;
-  } else {
-    derived = `${base}/${now}`;
-    if (recentDerivedKeys.size >= MAX_REMEMBERED) forgetBurst(recentDerivedKeys.keys().next().value!);
-    const pull = pullOf(key);
-    recentDerivedKeys.set(base, { key: derived, at: now, pull });
-    burstsByPull.set(pull, (burstsByPull.get(pull) ?? new Set()).add(base));
-  }
-  const refusals = refusedDerivedKeys.get(derived) ?? 0;
-  return { updateId: refusals ? `${derived}/${refusals}` : derived, derived, burst: base, requestId: request.id };
-}
-
-const pullOf = (key: PullKey) => `${key.repoId}/${key.index}`;
-
-function forgetBurst(base: string): void {
-  const pull = recentDerivedKeys.get(base)?.pull;
-  recentDerivedKeys.delete(base);
-  if (pull === undefined) return;
-  burstsByPull.get(pull)?.delete(base);
-  if (burstsByPull.get(pull)?.size === 0) burstsByPull.delete(pull);
+  const given = request.headers['idempotency-key'];
+  const base = { requestId: request.id, log: request.log };
+  if (typeof given !== 'string' || given.length === 0 || given.length > MAX_KEY_LENGTH) return { ...base, updateId: `${scope}/req/${randomUUID()}` };
+  return {
+    ...base,
+    updateId: '',
+    keyed: {
+      scope: { repoId: key.repoId, index: key.index, operation, userId: request.doer?.id ?? 0, key: given },
+      requestHash: requestHash((request.query ?? {}) as Record<string, unknown>, request.body),
+    },
+  };
 }
 
 /**
- * An operation on the pull request ended: an identical request to an earlier, different one is
- * no longer its repetition (schedule, cancel, schedule again must schedule twice).
+ * Claims a keyed request's key (a request without one passes through): its update id then names
+ * the claim, so every retry of the request sends the same update to the workflow.
  */
-function endOtherBursts(key: PullKey, operationKey: OperationKey): void {
-  for (const base of [...(burstsByPull.get(pullOf(key)) ?? [])]) {
-    if (base !== operationKey.burst) forgetBurst(base);
+export async function claimOperation(services: Services, operationKey: OperationKey): Promise<OperationKey> {
+  const keyed = operationKey.keyed;
+  if (!keyed || keyed.claim) return operationKey;
+  const claim = await idempotencyStore(services.db).claim(keyed.scope, keyed.requestHash);
+  const { operation, repoId, index, userId, key } = keyed.scope;
+  return { ...operationKey, updateId: `${operation}/${repoId}/${index}/${userId}/key/${claim.id}/${key}`, keyed: { ...keyed, claim } };
+}
+
+/** False when a claimed key already has its answer (or belongs to another request): nothing will run. */
+export function willRun(operationKey: OperationKey): boolean {
+  const state = operationKey.keyed?.claim?.state;
+  return state === undefined || state === 'new' || state === 'unanswered';
+}
+
+/** The HTTP answer for an operation that got no answer from its workflow (never a 500). */
+function failureAnswer(err: PullUpdateError, keyed: boolean): Error {
+  switch (err.failure.kind) {
+    case 'refused':
+      return new UnprocessableError(err.failure.detail);
+    case 'no-answer':
+      return new UnavailableError(keyed
+        ? 'the operation did not answer in time and may still complete; a retry with the same Idempotency-Key gets its answer'
+        : 'the operation did not answer in time and may still complete; look at the pull request before trying again');
+    case 'never-ran':
+    case 'busy':
+      return new UnavailableError('the workflow service is busy or unreachable, try again shortly');
+    default:
+      return new UnavailableError('pull request operations are unavailable right now, try again shortly');
   }
-}
-
-function rememberRefusal(derived: string): void {
-  if (refusedDerivedKeys.size >= MAX_REMEMBERED) refusedDerivedKeys.delete(refusedDerivedKeys.keys().next().value!);
-  refusedDerivedKeys.set(derived, (refusedDerivedKeys.get(derived) ?? 0) + 1);
-}
-
-/** Temporal answers that are worth another try: the run was completing, or the server is busy. */
-function transient(err: unknown): boolean {
-  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''} ${String((err as { cause?: unknown })?.cause ?? '')}`;
-  return /RESOURCE_EXHAUSTED|UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED|already completed|completing|closed|in-flight|WorkflowUpdateRPCTimeoutOrCancelled/i.test(text);
 }
 
 export async function runPullOperation<R extends OperationRequest>(
@@ -96,35 +88,38 @@ export async function runPullOperation<R extends OperationRequest>(
   key: PullKey,
   update: UpdateDefinition<OperationOutcome, [R]>,
   request: R,
-  operationKey: OperationKey,
-  log?: { warn(obj: object, msg: string): void },
-): Promise<OperationOutcome> {
+  unclaimed: OperationKey,
+): Promise<PullAnswer> {
   if (!services.pullWorkflows) throw new UnavailableError('pull request operations are unavailable: no Temporal connection');
-  // A workflow run that is finishing (a merge just completed) or a busy server answers with a
-  // transient error; the next attempt reaches the existing or a new run.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const outcome = await services.pullWorkflows.execute(key, update, [{ ...request, requestId: operationKey.requestId }], operationKey.updateId);
-      recordWorkflowOperation(update.name, outcome.status);
-      if (outcome.status >= 400 && operationKey.derived) rememberRefusal(operationKey.derived);
-      endOtherBursts(key, operationKey);
-      return outcome;
-    } catch (err) {
-      if (err instanceof ServiceError) recordWorkflowOperation(update.name, err.status);
-      if (err instanceof ServiceError) throw err;
-      log?.warn({ err, attempt }, 'pull request operation failed to reach its workflow');
-      if (!transient(err) || attempt >= 20) {
-        recordWorkflowOperation(update.name, transient(err) ? 'unavailable' : 'error');
-        if (transient(err)) throw new UnavailableError('the workflow service is unavailable, try again shortly');
-        throw err;
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * attempt) + Math.random() * 50));
-    }
+  const operationKey = await claimOperation(services, unclaimed);
+  const { log, keyed } = operationKey;
+  const claim = keyed?.claim;
+  if (claim?.state === 'mismatch') throw new UnprocessableError('the Idempotency-Key was already used for a different request');
+  if (claim?.state === 'answered') {
+    recordWorkflowOperation(update.name, 'replayed');
+    return { ...claim.answer, replayed: true };
   }
+  let outcome: OperationOutcome;
+  try {
+    outcome = await services.pullWorkflows.execute(key, update, [{ ...request, requestId: operationKey.requestId }], operationKey.updateId, (failure, attempt) => {
+      log.warn({ updateId: operationKey.updateId, kind: failure.kind, attempt, detail: failure.detail }, 'pull request operation sent again');
+    });
+  } catch (err) {
+    if (!(err instanceof PullUpdateError)) throw err;
+    recordWorkflowOperation(update.name, err.failure.kind);
+    log[err.failure.kind === 'unavailable' ? 'error' : 'warn']({ err: err.cause, updateId: operationKey.updateId, kind: err.failure.kind, attempts: err.attempts }, 'pull request operation got no answer from its workflow');
+    throw failureAnswer(err, keyed !== undefined);
+  }
+  recordWorkflowOperation(update.name, outcome.status);
+  // The answer is kept for the key before the client sees it (a failure to keep it is logged: the
+  // workflow run still answers a retry with the same update id while it lasts).
+  if (claim) await idempotencyStore(services.db).answer(claim.id, outcome).catch((err: unknown) => log.warn({ err }, 'could not record the answer for the Idempotency-Key'));
+  return outcome;
 }
 
 /** Sends an operation's outcome: 2xx bodies as they are, errors in Gitea's shape (or raw bodies). */
-export function sendOutcome(reply: FastifyReply, outcome: OperationOutcome, appUrl: string): FastifyReply {
+export function sendOutcome(reply: FastifyReply, outcome: PullAnswer, appUrl: string): FastifyReply {
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   if (outcome.status >= 400) {
     const body = outcome.body;
     if (body && typeof body === 'object' && 'raw' in (body as Record<string, unknown>)) {

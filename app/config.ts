@@ -6,6 +6,10 @@ import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+/** Unset ('') or a value: Temporal's own settings leave these to the SDK (or, for TLS, to the other settings) when unset. */
+const Unset = Type.Literal('');
+const OptionalBoolean = (description: string) => Type.Union([Unset, Type.Boolean()], { description });
+const OptionalCount = (minimum: number, description: string) => Type.Union([Unset, Type.Integer({ minimum, maximum: 100_000 })], { description });
 
 export const ConfigSchema = Type.Object({
   APP_URL: Type.String({ minLength: 1, description: 'Public URL of the service, ends with /' }),
@@ -27,8 +31,24 @@ export const ConfigSchema = Type.Object({
   DB_PASSWD: Type.String(),
   DB_PATH: Type.String({ description: 'SQLite file; defaults to APP_DATA_PATH/pullhost.db' }),
   DB_MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1000 }),
+  DB_SSL_MODE: Type.Union(['false', 'disable', 'true', 'skip-verify'].map((m) => Type.Literal(m)), { description: "Gitea's [database] SSL_MODE for MySQL" }),
+  DB_SSL_CA_PATH: Type.String({ description: 'PEM file of the CA that signed the MySQL server certificate (default: the system CAs)' }),
   TEMPORAL_ADDRESS: Type.String({ description: 'empty: start the dev server as a child process' }),
   TEMPORAL_NAMESPACE: Type.String({ minLength: 1 }),
+  TEMPORAL_API_KEY: Type.String({ description: 'sent as a bearer token (Temporal Cloud); turns TLS on unless TEMPORAL_TLS=false' }),
+  TEMPORAL_TLS: OptionalBoolean('unset: TLS when an API key or any TLS setting is given, as the Temporal CLI and SDKs decide'),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: Type.String(),
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: Type.String(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: Type.String(),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: Type.String(),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: Type.String(),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: Type.String(),
+  TEMPORAL_TLS_SERVER_NAME: Type.String({ description: 'the name the server certificate must carry (SNI), when not the host of TEMPORAL_ADDRESS' }),
+  TEMPORAL_TLS_DISABLE_HOST_VERIFICATION: OptionalBoolean('not supported by the TypeScript SDK: set TEMPORAL_TLS_SERVER_NAME instead'),
+  TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: OptionalCount(1, 'workflow task slots of a worker process (SDK default 40)'),
+  TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: OptionalCount(1, 'activity task slots of a worker process (SDK default 100)'),
+  TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: OptionalCount(1, 'local activity slots (merges run as local activities; SDK default 100)'),
+  TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: OptionalCount(0, 'sticky cache size: workflows kept in memory between tasks (SDK default from the heap size; 0 turns it off)'),
   TEMPORAL_TASK_QUEUE: Type.String({ minLength: 1 }),
   TEMPORAL_HISTORY_EVENT_LIMIT: Type.Integer({ minimum: 20, description: 'a pull request workflow continues as new after this many history events' }),
   TEMPORAL_WORKFLOW_ID_PREFIX: Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9._/-]*$', description: 'put before every pull request workflow id, so installations can share a namespace' }),
@@ -76,8 +96,24 @@ const defaults = (dataPath: string): Record<string, string> => ({
   DB_PASSWD: '',
   DB_PATH: '',
   DB_MAX_CONNECTIONS: '10',
+  DB_SSL_MODE: 'false',
+  DB_SSL_CA_PATH: '',
   TEMPORAL_ADDRESS: '',
   TEMPORAL_NAMESPACE: 'default',
+  TEMPORAL_API_KEY: '',
+  TEMPORAL_TLS: '',
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: '',
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: '',
+  TEMPORAL_TLS_CLIENT_CERT_PATH: '',
+  TEMPORAL_TLS_CLIENT_CERT_DATA: '',
+  TEMPORAL_TLS_CLIENT_KEY_PATH: '',
+  TEMPORAL_TLS_CLIENT_KEY_DATA: '',
+  TEMPORAL_TLS_SERVER_NAME: '',
+  TEMPORAL_TLS_DISABLE_HOST_VERIFICATION: '',
+  TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '',
+  TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: '',
+  TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '',
+  TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: '',
   TEMPORAL_TASK_QUEUE: 'pullhost',
   TEMPORAL_HISTORY_EVENT_LIMIT: '2000',
   TEMPORAL_WORKFLOW_ID_PREFIX: '',
@@ -107,8 +143,16 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+interface SettingSchema {
+  type?: unknown;
+  anyOf?: SettingSchema[];
+}
+
 /** Converts the string forms of the environment into the schema's types, naming the bad setting. */
-function coerce(name: string, raw: string, schema: { type?: unknown }): unknown {
+function coerce(name: string, raw: string, schema: SettingSchema): unknown {
+  // An optional setting ('' or a value): empty stays unset, anything else is read as the value's type.
+  const valueSchema = schema.anyOf?.find((s) => s.type !== undefined && s.type !== 'string');
+  if (valueSchema) return raw.trim() === '' ? '' : coerce(name, raw, valueSchema);
   if (schema.type === 'integer') {
     if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
     return Number(raw.trim());
@@ -138,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
     const raw = env[name] ?? fileValues[name] ?? base[name];
-    out[name] = coerce(name, raw, schema as { type?: unknown });
+    out[name] = coerce(name, raw, schema as SettingSchema);
   }
   out.APP_DATA_PATH = dataPath;
   if (!out.APP_URL) out.APP_URL = `http://localhost:${out.HTTP_PORT}/`;
@@ -161,5 +205,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   } catch {
     throw new ConfigError(`APP_URL must be an absolute URL, got "${cfg.APP_URL}"`);
   }
+  checkTemporalSettings(cfg);
   return cfg;
+}
+
+/** Settings that only make sense together, checked as Temporal's own configuration loader does. */
+function checkTemporalSettings(cfg: Config): void {
+  for (const what of ['SERVER_CA_CERT', 'CLIENT_CERT', 'CLIENT_KEY'] as const) {
+    if (cfg[`TEMPORAL_TLS_${what}_PATH`] && cfg[`TEMPORAL_TLS_${what}_DATA`]) {
+      throw new ConfigError(`TEMPORAL_TLS_${what}_PATH and TEMPORAL_TLS_${what}_DATA: give one of them, not both`);
+    }
+  }
+  const hasCert = Boolean(cfg.TEMPORAL_TLS_CLIENT_CERT_PATH || cfg.TEMPORAL_TLS_CLIENT_CERT_DATA);
+  const hasKey = Boolean(cfg.TEMPORAL_TLS_CLIENT_KEY_PATH || cfg.TEMPORAL_TLS_CLIENT_KEY_DATA);
+  if (hasCert !== hasKey) {
+    throw new ConfigError(`${hasCert ? 'TEMPORAL_TLS_CLIENT_KEY_PATH' : 'TEMPORAL_TLS_CLIENT_CERT_PATH'} is missing: a client certificate and its key go together`);
+  }
+  if (cfg.TEMPORAL_TLS_DISABLE_HOST_VERIFICATION === true) {
+    throw new ConfigError('TEMPORAL_TLS_DISABLE_HOST_VERIFICATION is not supported by the TypeScript SDK: set TEMPORAL_TLS_SERVER_NAME to the name in the server certificate');
+  }
+  const workflowSlots = cfg.TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS;
+  const cached = cfg.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS;
+  if (workflowSlots === 1 && cached !== 0) {
+    throw new ConfigError('TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS must be at least 2 unless TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS is 0 (the SDK needs a slot for the sticky queue)');
+  }
 }

@@ -15,9 +15,10 @@ function findProjectRoot(start: string): string {
 
 export const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
 
-/** The Temporal CLI: TEMPORAL_CLI_PATH, else the one `npm start` builds into .tools/bin. */
+/** The Temporal CLI: TEMPORAL_CLI_PATH (the setting, else the environment's), else the one `npm start` builds into .tools/bin. */
 export function temporalCliPath(configured: string): string {
   if (configured) return configured;
+  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
   const built = join(projectRoot, '.tools', 'bin', 'temporal');
   return existsSync(built) ? built : 'temporal';
 }

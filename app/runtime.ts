@@ -2,17 +2,22 @@
 // server when no address is configured), worker, pool and HTTP API.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { createLogger, logStream } from './logger.js';
+import { temporalConnectionSettings, workerTuning } from './temporal-settings.js';
 import { temporalCliPath } from './paths.js';
 import { startDevServer, type DevServer } from './temporal-dev-server.js';
 import { loadSecretKey } from './secret.js';
-import { ensureDatabaseExists, openDatabase, type Db } from '../db/connection.js';
+import { ensureDatabaseExists, openDatabase, type Db, type DatabaseLog } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { repositoriesRoot } from '../core/repositories.js';
+import { checkRepositoryStorage } from '../core/repository-storage.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import { installTemporalLogging } from '../workers/temporal-logging.js';
 import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
+import { describeConnectionError, type TemporalConnectionSettings } from '../workers/temporal-connection.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 
@@ -30,10 +35,16 @@ export interface Runtime {
 
 export class StartupError extends Error {}
 
-async function openAndMigrate(config: Config): Promise<Db> {
+/** knex's own messages (a pool that cannot connect, deprecations) as pino lines. */
+function databaseLog(log: Logger): DatabaseLog {
+  const db = log.child({ component: 'knex' });
+  return { warn: (m) => db.warn(m), error: (m) => db.error(m), debug: (m) => db.debug(m) };
+}
+
+async function openAndMigrate(config: Config, log: DatabaseLog): Promise<Db> {
   try {
-    await ensureDatabaseExists(config);
-    const db = openDatabase(config);
+    await ensureDatabaseExists(config, log);
+    const db = openDatabase(config, log);
     await migrateToLatest(db);
     return db;
   } catch (err) {
@@ -43,19 +54,23 @@ async function openAndMigrate(config: Config): Promise<Db> {
 }
 
 export async function startRuntime(config: Config, role: Role): Promise<Runtime> {
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config.LOG_LEVEL);
   installTemporalLogging(log);
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => log.error({ err }, 'error while stopping'));
   };
   try {
-    const db = await openAndMigrate(config);
+    const db = await openAndMigrate(config, databaseLog(log));
     stops.push(() => db.destroy());
+    if (!(await checkRepositoryStorage(db, config))) {
+      throw new StartupError(`the database knows repositories but ${repositoriesRoot(config)} holds none: is the shared repository storage mounted?`);
+    }
 
-    let temporalAddress = config.TEMPORAL_ADDRESS;
+    // The cluster's TLS and API key; read first, so an unreadable certificate stops start-up at once.
+    let connection: TemporalConnectionSettings = config.TEMPORAL_ADDRESS ? temporalConnectionSettings(config, config.TEMPORAL_ADDRESS) : { address: '' };
     let devServer: DevServer | undefined;
-    if (!temporalAddress) {
+    if (!connection.address) {
       if (role !== 'serve') throw new StartupError(`the ${role} role needs TEMPORAL_ADDRESS (only serve starts a dev server)`);
       log.info('starting the Temporal dev server');
       devServer = await startDevServer({
@@ -65,10 +80,10 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
         uiPort: config.TEMPORAL_UI_PORT,
       }).catch((err) => { throw new StartupError((err as Error).message); });
       stops.push(() => devServer!.stop());
-      temporalAddress = devServer.address;
+      connection = { address: devServer.address }; // the dev server speaks plain gRPC on loopback
     }
     const temporal = {
-      address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
+      ...connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
       historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: config.TEMPORAL_WORKFLOW_ID_PREFIX,
     };
 
@@ -76,8 +91,8 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
     const secretKey = loadSecretKey(config.SECRET_KEY, config.APP_DATA_PATH);
     let worker: RunningWorker | undefined;
     if (role === 'serve' || role === 'worker') {
-      worker = await startTemporalWorker(temporal, { db, config, secretKey }).catch((err) => {
-        throw new StartupError(`cannot start the Temporal worker against ${temporal.address}: ${(err as Error).message}`);
+      worker = await startTemporalWorker({ ...temporal, tuning: workerTuning(config) }, { db, config, secretKey }).catch(async (err) => {
+        throw new StartupError(await describeConnectionError(err, temporal, 'start the Temporal worker against'));
       });
       stops.push(() => worker!.shutdown());
     }
@@ -86,17 +101,17 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
     if (role === 'serve' || role === 'api') {
       const pool = createTaskPool(config);
       stops.push(() => pool.destroy());
-      const pullWorkflows = await PullWorkflowClient.connect(temporal).catch((err) => {
-        throw new StartupError(`cannot reach Temporal at ${temporal.address}: ${(err as Error).message}`);
+      const pullWorkflows = await PullWorkflowClient.connect(temporal).catch(async (err) => {
+        throw new StartupError(await describeConnectionError(err, temporal));
       });
       stops.push(() => pullWorkflows.close());
-      const built = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: allRoutes });
+      const built = await buildApp({ config, db, pool, pullWorkflows, secretKey }, { routes: allRoutes, logStream: logStream() });
       app = built;
       stops.push(() => built.close());
       await built.listen({ host: config.HTTP_ADDR, port: config.HTTP_PORT });
     }
 
-    return { config, db, app, worker, devServer, temporalAddress, stop };
+    return { config, db, app, worker, devServer, temporalAddress: temporal.address, stop };
   } catch (err) {
     await stop();
     throw err;

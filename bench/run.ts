@@ -40,6 +40,10 @@ const SCENARIOS: Scenario[] = [
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },
   {
+    name: 'password-login', script: 'password-login', args: ['40'],
+    about: 'A password login through Basic authentication (argon2 verify included), and the failed-login throttle\'s own steps for a correct login (look up, clear) and a wrong one (look up, count), its counters in MariaDB.',
+  },
+  {
     name: 'webhooks', script: 'webhooks', args: ['5000'],
     about: 'A burst of 5,000 issue comments heard by 10 hooks (50,000 deliveries to local receivers): delivery latency after the causing request answered, the comment requests\' and a probe\'s latency against the same burst with the hooks inactive, the service\'s peak RSS.',
   },

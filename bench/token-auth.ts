@@ -22,6 +22,7 @@ import { authenticateRequest, type AuthenticationDeps } from '../core/authentica
 import { hashToken } from '../core/auth/tokens.js';
 import { tokensStore } from '../db/tokens.js';
 import { LoginThrottle } from '../core/auth/throttle.js';
+import { loginThrottleStore } from '../db/login-throttle.js';
 import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -102,7 +103,7 @@ async function measure(database: 'sqlite3' | 'mysql', dir: string): Promise<Figu
     for (let i = 0; i < 200; i++) await createAccessToken(db, secretKey, user.id, { name: `other-${i}`, scopes: ['read:repository'] });
     const { value: token } = await createAccessToken(db, secretKey, user.id, { name: 'bench', scopes: ['all'] });
 
-    const deps: AuthenticationDeps = { db, secretKey, throttle: new LoginThrottle(), oauth2: null };
+    const deps: AuthenticationDeps = { db, secretKey, throttle: new LoginThrottle(loginThrottleStore(db)), oauth2: null };
     const request = { authorization: `token ${token}`, otp: null, ip: '127.0.0.1' };
     const check = await authenticateRequest(deps, request);
     if (check.user?.id !== user.id) throw new Error('the benchmark token does not authenticate');

@@ -56,3 +56,17 @@ export async function createUser(db: Knex, input: CreateUserInput): Promise<User
     throw err;
   }
 }
+
+/** Gitea's form limit on a new password (MustChangePasswordForm: MaxSize(255)). */
+export const MAX_NEW_PASSWORD_LENGTH = 255;
+
+/**
+ * The password a user sets when an administrator required a change (`must_change_password`), with
+ * the rules and texts of Gitea's change-password form; the flag is cleared with it.
+ */
+export async function setRequiredPassword(db: Knex, user: UserRow, password: string, retype: string): Promise<void> {
+  if (password !== retype) throw new BadRequestError('The passwords do not match.');
+  if (password.length < MIN_PASSWORD_LENGTH) throw new BadRequestError(`Password length cannot be less than ${MIN_PASSWORD_LENGTH} characters.`);
+  if (password.length > MAX_NEW_PASSWORD_LENGTH) throw new BadRequestError(`Password length cannot be more than ${MAX_NEW_PASSWORD_LENGTH} characters.`);
+  await usersStore(db).update(user.id, { passwd_hash: await hashPassword(password), must_change_password: false });
+}

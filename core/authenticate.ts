@@ -8,6 +8,7 @@ import { basicTokenCandidate, parseCredentials, type CredentialInput, type Crede
 import {
   INVALID_OTP_MESSAGE,
   LOGIN_PROHIBITED_MESSAGE,
+  MUST_CHANGE_PASSWORD_GIT_MESSAGE,
   SUDO_NOT_ALLOWED_MESSAGE,
   TOO_MANY_LOGIN_ATTEMPTS_MESSAGE,
   mustChangePasswordMessage,
@@ -104,7 +105,7 @@ async function viaOAuth2(deps: AuthenticationDeps, value: string): Promise<Authe
 async function viaPassword(deps: AuthenticationDeps, username: string, password: string, input: AuthenticationInput): Promise<Authentication> {
   if (password === '') throw invalid(); // nothing was guessed: no argon2, no throttle entry
   const now = (deps.now ?? Date.now)();
-  const decision = deps.throttle.check(username, input.ip, now);
+  const decision = await deps.throttle.check(username, input.ip, now);
   if (!decision.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, decision.retryAfterSeconds);
   const gates = deps.passwordChecksInFlight;
   if (!gates) return checkPassword(deps, username, password, input, now);
@@ -114,9 +115,11 @@ async function viaPassword(deps: AuthenticationDeps, username: string, password:
   // throttle is consulted again when their turn comes.
   await acquireGate(gates, key);
   try {
-    const again = deps.throttle.check(username, input.ip, (deps.now ?? Date.now)());
+    // The time of this turn, not of arrival: failures are counted in the order they are checked.
+    const turn = (deps.now ?? Date.now)();
+    const again = await deps.throttle.check(username, input.ip, turn);
     if (!again.allowed) throw new TooManyRequestsError(TOO_MANY_LOGIN_ATTEMPTS_MESSAGE, again.retryAfterSeconds);
-    return await checkPassword(deps, username, password, input, now);
+    return await checkPassword(deps, username, password, input, turn);
   } finally {
     releaseGate(gates, key);
   }
@@ -157,8 +160,8 @@ function releaseGate(gates: Map<string, PasswordGate>, key: string): void {
 }
 
 async function checkPassword(deps: AuthenticationDeps, username: string, password: string, input: AuthenticationInput, now: number): Promise<Authentication> {
-  const fail = (message?: string): never => {
-    deps.throttle.recordFailure(username, input.ip, now);
+  const fail = async (message?: string): Promise<never> => {
+    await deps.throttle.recordFailure(username, input.ip, now);
     throw new UnauthorizedError(message);
   };
 
@@ -178,7 +181,7 @@ async function checkPassword(deps: AuthenticationDeps, username: string, passwor
     user.totp_last_step = result.step;
   }
 
-  deps.throttle.recordSuccess(username);
+  await deps.throttle.recordSuccess(username);
   if (needsRehash(user.passwd_hash)) {
     // Parameters were raised since this hash was made; the plaintext is at hand only now.
     const passwd_hash = await hashPassword(password);
@@ -226,11 +229,17 @@ export async function authenticateRequest(
   return authenticateCredentials(deps, parseCredentials(request), request);
 }
 
-/** Gitea's checks on every signed-in request (verifyAuthWithOptions), on the account that signed in. */
-export function assertAccountUsable(user: UserRow, appUrl: string): void {
+/**
+ * Gitea's checks on every signed-in request (verifyAuthWithOptions), on the account that signed in.
+ * `gitClient`: git over HTTP (a `git/...` user agent outside the API), which Gitea answers 401.
+ */
+export function assertAccountUsable(user: UserRow, appUrl: string, gitClient = false): void {
   // Without e-mail confirmation (Gitea's default) an inactive account gets the "prohibited" text.
   if (!user.is_active || user.prohibit_login) throw new ForbiddenError(LOGIN_PROHIBITED_MESSAGE);
-  if (user.must_change_password) throw new ForbiddenError(mustChangePasswordMessage(appUrl));
+  if (user.must_change_password) {
+    if (gitClient) throw new UnauthorizedError(MUST_CHANGE_PASSWORD_GIT_MESSAGE);
+    throw new ForbiddenError(mustChangePasswordMessage(appUrl));
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../db/connection.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
 import { usersStore, USER_TYPE, type UserRow } from '../db/users.js';
 import { deleteRepositoryDirectory, forkRepository } from '../git/index.js';
+import { assertRepositoryStorage } from './repository-storage.js';
 
 export interface ForkInput {
   doer: UserRow;
@@ -44,6 +45,7 @@ export async function forkRepositoryFor(deps: RepoDeps, base: RepoContext, input
   if (owner.id === base.owner.id && name.toLowerCase() === base.repo.lower_name) throw new ConflictError('repository is already forked by user');
   if (await repos.forkOwnedBy(base.repo.id, owner.id)) throw new ConflictError(`repository is already forked by user [uname: ${owner.name}]`);
   if (await repos.byOwnerAndName(owner.id, name)) throw new RepoExistsError();
+  await assertRepositoryStorage(deps.db, deps.config);
   const src = repoDiskPath(deps.config, base.owner.name, base.repo.name);
   const dst = repoDiskPath(deps.config, owner.name, name);
   if (await stat(dst).then(() => true, () => false)) throw new ConflictError('The repository files already exist.');

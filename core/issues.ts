@@ -72,6 +72,8 @@ export interface NewIssue {
   milestone?: number;
   closed?: boolean;
   due_date?: string | null;
+  /** The branch or tag the issue is about, kept as given (Gitea does not check it). */
+  ref?: string;
 }
 
 export async function createIssue(db: Knex, ctx: RepoContext, doer: UserRow, input: NewIssue): Promise<IssueRow> {
@@ -91,7 +93,7 @@ export async function createIssue(db: Knex, ctx: RepoContext, doer: UserRow, inp
     const store = issuesStore(trx);
     const issueId = await store.insert({
       repo_id: ctx.repo.id, index, poster_id: doer.id, title, content: input.body ?? '', is_pull: false,
-      is_closed: closed, milestone_id: milestoneId, deadline_unix: deadline, closed_unix: closed ? nowUnix() : null,
+      is_closed: closed, milestone_id: milestoneId, deadline_unix: deadline, closed_unix: closed ? nowUnix() : null, ref: input.ref ?? '',
     }, trx);
     await store.replaceLabels(issueId, labels.map((l) => l.id), trx);
     await store.replaceAssignees(issueId, assignees.map((u) => u.id), trx);
@@ -140,6 +142,7 @@ export interface IssueEdit {
   state?: 'open' | 'closed';
   due_date?: string | null;
   unset_due_date?: boolean;
+  ref?: string;
 }
 
 export async function editIssue(db: Knex, ctx: RepoContext, issue: IssueRow, doer: UserRow, edit: IssueEdit): Promise<IssueRow> {
@@ -148,6 +151,7 @@ export async function editIssue(db: Knex, ctx: RepoContext, issue: IssueRow, doe
   if (!canWrite && !isPoster) throw new ForbiddenError('only the poster or a writer may edit this issue');
   const fields: Partial<IssueRow> = {};
   if (edit.title !== undefined) fields.title = checkTitle(edit.title);
+  if (edit.ref !== undefined) fields.ref = edit.ref;
   let assignees: UserRow[] | undefined;
   if (canWrite) {
     if (edit.unset_due_date) fields.deadline_unix = null;

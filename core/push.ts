@@ -6,6 +6,7 @@ import { markHeadBranchDeleted } from './pulls/state.js';
 import type { Knex } from 'knex';
 import type { SignalDefinition } from '@temporalio/common';
 import { repoDiskPath } from './repositories.js';
+import { refreshRepoLicenses } from './repo-licenses.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
 import { usersStore } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
@@ -102,6 +103,7 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
       await setDefaultBranch(path, repo.default_branch);
     }
     await reposStore(services.db).update(repo.id, fields);
+    repo = { ...repo, ...fields };
   }
 
   for (const u of branchUpdates) await branchMoved(services, repo, path, u.branch, u.newSha, result);
@@ -119,6 +121,7 @@ export async function branchMoved(
   const deleted = isZeroSha(newSha);
   // Open pull requests from a deleted branch keep their last head; the record says the branch is gone.
   if (deleted) await markHeadBranchDeleted(services.db, repo.id, branch);
+  if (!deleted && branch === repo.default_branch) await refreshRepoLicenses(services.db, repo, path).catch((err: Error) => result.problems.push(err));
   for (const pull of await openPulls(services.db, 'head', repo.id, branch)) {
     if (deleted) continue; // the pull request keeps its last head; closing it is the user's call
     const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };

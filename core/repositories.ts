@@ -9,8 +9,10 @@ import { labelsStore } from '../db/labels.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
 import { gitIdentity } from './pulls/git-identity.js';
 import { gitignoreText, labelSet, licenseText, readmeText } from './repo-templates.js';
+import { recordTemplateLicense } from './repo-licenses.js';
 import type { UserRow } from '../db/users.js';
 import { nowUnix } from '../db/time.js';
+import { assertRepositoryStorage } from './repository-storage.js';
 import {
   createInitialCommit, deleteRepositoryDirectory, initBareRepository, isValidBranchName, repositoryPath,
   resolveRef, branchRef, setDefaultBranch,
@@ -87,6 +89,7 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
   const labels = input.issueLabels ? labelSet(input.issueLabels) : [];
   const repos = reposStore(deps.db);
   if (await repos.byOwnerAndName(input.owner.id, input.name)) throw new RepoExistsError();
+  await assertRepositoryStorage(deps.db, deps.config);
   const path = repoDiskPath(deps.config, input.owner.name, input.name);
   // A leftover directory is somebody else's data: never adopt or overwrite it.
   if (await exists(path)) throw new ConflictError('The repository files already exist.');
@@ -109,6 +112,7 @@ export async function createRepository(deps: RepoDeps, input: CreateRepositoryIn
         const author = gitIdentity(input.doer);
         await createInitialCommit(path, defaultBranch, { authorName: author.name, authorEmail: author.email, message: 'Initial commit', files: initialFiles });
         await repos.update(id, { is_empty: false }, trx);
+        if (input.license) await recordTemplateLicense(trx, id, path, defaultBranch, input.license);
       }
       for (const label of labels) {
         await labelsStore(trx).insert({ repoId: id }, { name: label.name, color: label.color, description: label.description, exclusive: label.exclusive, is_archived: false }, trx);

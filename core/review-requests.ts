@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { ForbiddenError, NotFoundError, UnprocessableError } from './errors.js';
 import { repoAccessMode, type RepoContext } from './permissions.js';
 import { addComment } from './comments.js';
+import { mayChooseReviewers } from './repo-people.js';
 import { isOfficialReviewer, isOfficialReviewerTeam } from './review-official.js';
 import { restoreLatestOfficial, type ReviewPull } from './reviews.js';
 import { reposStore } from '../db/repos.js';
@@ -53,18 +54,6 @@ export async function resolveReviewers(db: Knex, ctx: RepoContext, names: Review
   return { users, teams };
 }
 
-/**
- * Who may change a pull request's review requests (Gitea's CanDoerChangeReviewRequests): its
- * poster, the repository's owner, any collaborator, or a member of one of the organization's teams
- * that reach the repository. Nobody in an archived repository.
- */
-async function mayChangeRequests(db: Knex, ctx: RepoContext, pull: ReviewPull, doer: UserRow): Promise<boolean> {
-  if (ctx.repo.is_archived) return false;
-  if (doer.id === pull.issue.poster_id || doer.id === ctx.owner.id) return true;
-  if (await reposStore(db).collaboratorGrant(ctx.repo.id, doer.id)) return true;
-  return ctx.owner.type === USER_TYPE.organization && (await reposStore(db).teamGrants(ctx.repo.id, ctx.owner.id, doer.id)).length > 0;
-}
-
 function invalid(reason: string, doer: UserRow, ctx: RepoContext): UnprocessableError {
   return new UnprocessableError(`${reason} [user_id: ${doer.id}, repo_id: ${ctx.repo.id}]`);
 }
@@ -80,7 +69,7 @@ function assertOpen(pull: ReviewPull): void {
 export async function changeReviewRequests(db: Knex, ctx: RepoContext, pull: ReviewPull, doer: UserRow, who: ResolvedReviewers, add: boolean): Promise<number[]> {
   const made: number[] = [];
   const { issue } = pull;
-  const mayChange = await mayChangeRequests(db, ctx, pull, doer);
+  const mayChange = await mayChooseReviewers(db, ctx, doer, pull.issue.poster_id ?? 0);
   for (const reviewer of who.users) {
     if (reviewer.type === USER_TYPE.organization) throw invalid("Organization can't be added as reviewer", doer, ctx);
     const last = await reviewsStore(db).latestVerdictOrRequest(issue.id, reviewer.id);

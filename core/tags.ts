@@ -1,21 +1,27 @@
 // Tags of a hosted repository: create (lightweight, or annotated when a message is given) at a
 // target commit, and delete. Names are compared without case for clashes, as Gitea's release table
-// compares them. Tag protection rules are not kept by this service.
+// compares them. Protected tags (core/tag-protection.ts) are refused to those not allowed.
 import { refConflict } from './branch-write.js';
 import { resolveRevision } from './code-refs.js';
 import { ConflictError, NotFoundError, UnprocessableError, storageFailure } from './errors.js';
 import type { RepoContext } from './permissions.js';
-import { gitIdentity } from './pulls/git-identity.js';
+import { TAG_PROTECTED_CREATE, TAG_PROTECTED_DELETE, tagChangeAllowed } from './tag-protection.js';
 import { repoDiskPath } from './repositories.js';
+import type { Knex } from 'knex';
 import type { UserRow } from '../db/users.js';
 import { createTag, deleteRef, isValidRefName, listTags, zeroSha, type TagInfo } from '../git/index.js';
 import { announceRefMoves } from './webhooks/ref-events.js';
-import type { Knex } from 'knex';
 
 export interface TagDeps {
   db: Knex;
   config: { APP_DATA_PATH: string };
 }
+
+/**
+ * Who the server signs its annotated tags as: Gitea creates them with its own git identity, not
+ * the doer's (its git config's user.name and user.email).
+ */
+export const SERVER_TAGGER = { name: 'Gitea', email: 'gitea@fake.local' } as const;
 
 /**
  * git's rules for a tag name (refs/tags/<name> must be a valid reference, no leading '-', not
@@ -32,8 +38,9 @@ export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserR
   if (!commit) throw new NotFoundError(`target not found: object does not exist [id: ${target}, rel_path: ]`);
   const existing = await listTags(path);
   if (existing.some((t) => t.name.toLowerCase() === input.name.toLowerCase())) throw new ConflictError(`tag already exists [name: ${input.name}]`);
+  if (!(await tagChangeAllowed(deps.db, ctx.repo.id, input.name, doer))) throw new UnprocessableError(TAG_PROTECTED_CREATE);
   if (!isValidTagName(input.name)) throw new UnprocessableError(`release tag name is not valid [tag_name: ${input.name}]`);
-  const created = await createTag(path, input.name, commit, { message: input.message, tagger: { ...gitIdentity(doer), date: new Date() } })
+  const created = await createTag(path, input.name, commit, { message: input.message, tagger: { ...SERVER_TAGGER, date: new Date() } })
     .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `tag ${input.name}`); });
   if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
   const tag = (await listTags(path)).find((t) => t.name === input.name);
@@ -42,10 +49,11 @@ export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserR
   return tag;
 }
 
-export async function deleteRepoTag(deps: TagDeps, ctx: RepoContext, name: string, doerId: number | null = null): Promise<void> {
+export async function deleteRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserRow, name: string): Promise<void> {
   const path = repoDiskPath(deps.config, ctx.owner.name, ctx.repo.name);
   const tag = ctx.repo.is_empty ? undefined : (await listTags(path)).find((t) => t.name.toLowerCase() === name.toLowerCase());
   if (!tag) throw new NotFoundError();
+  if (!(await tagChangeAllowed(deps.db, ctx.repo.id, tag.name, doer))) throw new UnprocessableError(TAG_PROTECTED_DELETE);
   if (!(await deleteRef(path, `refs/tags/${tag.name}`, tag.id, { reason: 'tag deleted' }))) throw new ConflictError('The tag has changed meanwhile; try again.');
-  await announceRefMoves(deps.db, ctx.repo.id, doerId, [{ ref: `refs/tags/${tag.name}`, oldSha: tag.id, newSha: zeroSha(tag.id) }]);
+  await announceRefMoves(deps.db, ctx.repo.id, doer.id, [{ ref: `refs/tags/${tag.name}`, oldSha: tag.id, newSha: zeroSha(tag.id) }]);
 }

@@ -1,6 +1,6 @@
 // Opens the database: MariaDB/MySQL through mysql2 in production and tests, SQLite (better-sqlite3)
 // as the embedded default. Everything else talks to the `Knex` this returns.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 
@@ -12,6 +12,30 @@ export interface DatabaseSettings {
   DB_PASSWD: string;
   DB_PATH: string;
   DB_MAX_CONNECTIONS: number;
+  /** Gitea's [database] SSL_MODE for MySQL: false/disable, true (verified), skip-verify (encrypted, not verified). */
+  DB_SSL_MODE?: 'false' | 'disable' | 'true' | 'skip-verify';
+  /** PEM of the CA that signed the server's certificate; empty: the system's CAs. */
+  DB_SSL_CA_PATH?: string;
+}
+
+/** Where knex's own messages go (a pool that cannot connect warns on every attempt); absent: the console. */
+export interface DatabaseLog {
+  warn(message: string): void;
+  error(message: string): void;
+  debug(message: string): void;
+}
+
+/** mysql2's `ssl` option for DB_SSL_MODE, or undefined for a plain connection. */
+export function mysqlTls(s: DatabaseSettings): { ca?: string; rejectUnauthorized: boolean } | undefined {
+  const mode = s.DB_SSL_MODE ?? 'false';
+  if (mode === 'false' || mode === 'disable') return undefined;
+  if (mode === 'skip-verify') return { rejectUnauthorized: false };
+  if (!s.DB_SSL_CA_PATH) return { rejectUnauthorized: true };
+  try {
+    return { ca: readFileSync(s.DB_SSL_CA_PATH, 'utf8'), rejectUnauthorized: true };
+  } catch (err) {
+    throw new Error(`DB_SSL_CA_PATH: cannot read ${s.DB_SSL_CA_PATH}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
 }
 
 export type Db = Knex;
@@ -39,6 +63,7 @@ export function localMariaDbHost(): string {
 
 export function mysqlConnection(s: DatabaseSettings, database?: string): Knex.MySql2ConnectionConfig {
   const where = isSocketPath(s.DB_HOST) ? { socketPath: s.DB_HOST.trim() } : splitHostPort(s.DB_HOST);
+  const tls = mysqlTls(s);
   return {
     ...where,
     user: s.DB_USER,
@@ -50,13 +75,26 @@ export function mysqlConnection(s: DatabaseSettings, database?: string): Knex.My
     bigNumberStrings: false,
     dateStrings: true,
     connectTimeout: 5000,
+    ...(tls ? { ssl: tls } : {}),
   };
 }
 
-export function openDatabase(s: DatabaseSettings): Db {
+function knexLog(log: DatabaseLog | undefined): Knex.Config['log'] {
+  if (!log) return undefined;
+  const text = (message: unknown) => (typeof message === 'string' ? message : JSON.stringify(message));
+  return {
+    warn: (m: unknown) => log.warn(text(m)),
+    error: (m: unknown) => log.error(text(m)),
+    debug: (m: unknown) => log.debug(text(m)),
+    deprecate: (method: string, alternative: string) => log.warn(`${method} is deprecated, use ${alternative}`),
+  };
+}
+
+export function openDatabase(s: DatabaseSettings, log?: DatabaseLog): Db {
   if (s.DB_TYPE === 'sqlite3') {
     mkdirSync(dirname(s.DB_PATH), { recursive: true });
     return knexFactory({
+      log: knexLog(log),
       client: 'better-sqlite3',
       connection: { filename: s.DB_PATH },
       useNullAsDefault: true,
@@ -74,6 +112,7 @@ export function openDatabase(s: DatabaseSettings): Db {
     });
   }
   return knexFactory({
+    log: knexLog(log),
     client: 'mysql2',
     connection: mysqlConnection(s, s.DB_NAME),
     pool: { min: 0, max: s.DB_MAX_CONNECTIONS, acquireTimeoutMillis: 5000 },
@@ -82,10 +121,10 @@ export function openDatabase(s: DatabaseSettings): Db {
 }
 
 /** Creates the MySQL database when it does not exist (the embedded SQLite file needs nothing). */
-export async function ensureDatabaseExists(s: DatabaseSettings): Promise<void> {
+export async function ensureDatabaseExists(s: DatabaseSettings, log?: DatabaseLog): Promise<void> {
   if (s.DB_TYPE !== 'mysql') return;
   if (!/^[A-Za-z0-9_]+$/.test(s.DB_NAME)) throw new Error(`DB_NAME must match [A-Za-z0-9_]+, got "${s.DB_NAME}"`);
-  const admin = knexFactory({ client: 'mysql2', connection: mysqlConnection(s), pool: { min: 0, max: 1 } });
+  const admin = knexFactory({ log: knexLog(log), client: 'mysql2', connection: mysqlConnection(s), pool: { min: 0, max: 1 } });
   try {
     await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${s.DB_NAME}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
   } finally {

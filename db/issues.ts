@@ -23,6 +23,8 @@ export interface IssueRow {
   created_unix: number;
   updated_unix: number;
   closed_unix: number | null;
+  /** The branch or tag the issue is about (Gitea's issue.ref); '' when none. */
+  ref: string;
 }
 
 const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -34,6 +36,7 @@ export function toIssueRow(raw: Record<string, unknown> | undefined): IssueRow |
   for (const c of ['id', 'repo_id', 'index', 'content_version', 'num_comments', 'priority', 'created_unix', 'updated_unix']) row[c] = Number(row[c]);
   for (const c of ['is_pull', 'is_closed', 'is_locked']) row[c] = Boolean(row[c]);
   for (const c of ['poster_id', 'milestone_id', 'deadline_unix', 'closed_unix']) row[c] = nullableNumber(row[c]);
+  row.ref = String(row.ref ?? '');
   return row as unknown as IssueRow;
 }
 
@@ -93,7 +96,7 @@ export function issuesStore(db: Knex) {
     async byIndex(repoId: number, index: number, trx: Knex = db): Promise<IssueRow | undefined> {
       return toIssueRow(await trx('issues').where({ repo_id: repoId, index }).first());
     },
-    async insert(fields: Omit<IssueRow, 'id' | 'content_version' | 'num_comments' | 'priority' | 'is_locked' | 'created_unix' | 'updated_unix'>, trx: Knex = db): Promise<number> {
+    async insert(fields: Omit<IssueRow, 'id' | 'content_version' | 'num_comments' | 'priority' | 'is_locked' | 'created_unix' | 'updated_unix' | 'ref'> & { ref?: string }, trx: Knex = db): Promise<number> {
       const now = nowUnix();
       const [id] = await trx('issues').insert({ ...fields, created_unix: now, updated_unix: now });
       return Number(id);

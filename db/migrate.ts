@@ -10,6 +10,13 @@ import * as oauth2 from './migrations/0008_oauth2.js';
 import * as mergeChecks from './migrations/0009_merge_checks.js';
 import * as reactionsReviewComments from './migrations/0010_reactions_review_comments.js';
 import * as topicsAndMemberships from './migrations/0012_topics_and_memberships.js';
+import * as loginThrottle from './migrations/0013_login_throttle.js';
+import * as idempotencyAnswers from './migrations/0014_idempotency_answers.js';
+import * as tagProtections from './migrations/0020_tag_protections.js';
+import * as userSettings from './migrations/0021_user_settings.js';
+import * as emailAddresses from './migrations/0022_email_addresses.js';
+import * as issueRef from './migrations/0023_issue_ref.js';
+import * as repoLicenses from './migrations/0024_repo_licenses.js';
 import * as webhooks from './migrations/0030_webhooks.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -25,6 +32,13 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0009_merge_checks', mergeChecks],
   ['0010_reactions_review_comments', reactionsReviewComments],
   ['0012_topics_and_memberships', topicsAndMemberships],
+  ['0013_login_throttle', loginThrottle],
+  ['0014_idempotency_answers', idempotencyAnswers],
+  ['0020_tag_protections', tagProtections],
+  ['0021_user_settings', userSettings],
+  ['0022_email_addresses', emailAddresses],
+  ['0023_issue_ref', issueRef],
+  ['0024_repo_licenses', repoLicenses],
   ['0030_webhooks', webhooks],
 ];
 

@@ -48,10 +48,13 @@ export function orgMembersStore(db: Knex) {
     },
     /** Makes a member's membership public or not; a non-member changes nothing (as in Gitea). */
     async setPublic(orgId: number, userId: number, isPublic: boolean, trx: Knex = db): Promise<void> {
-      await trx('org_public_members').where({ org_id: orgId, user_id: userId }).delete();
-      if (!isPublic) return;
+      if (!isPublic) {
+        await trx('org_public_members').where({ org_id: orgId, user_id: userId }).delete();
+        return;
+      }
       const member = await memberIdsOf(trx, orgId).where('m.user_id', userId).first();
-      if (member) await trx('org_public_members').insert({ org_id: orgId, user_id: userId });
+      // Concurrent requests publicize the same member: the row is there once, the others change nothing.
+      if (member) await trx('org_public_members').insert({ org_id: orgId, user_id: userId }).onConflict(['org_id', 'user_id']).ignore();
     },
     /** Drops the public flag of a user who is no longer in any of the organization's teams. */
     async forgetIfLeft(orgId: number, userId: number, trx: Knex = db): Promise<void> {

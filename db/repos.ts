@@ -34,6 +34,9 @@ export interface RepoRow {
   created_unix: number;
   updated_unix: number;
   archived_unix: number;
+  /** JSON array of the SPDX ids found in LICENSE (core/repo-licenses.ts), and the blob they were read from. */
+  licenses: string;
+  license_blob_id: string;
 }
 
 const NUMBER_COLUMNS = ['id', 'owner_id', 'num_forks', 'created_unix', 'updated_unix', 'archived_unix'];

@@ -32,13 +32,18 @@ export interface UserRow {
   allow_import_local: boolean;
   max_repo_creation: number;
   allow_create_organization: boolean;
+  /** The user's own settings (/user/settings). */
+  language: string;
+  theme: string;
+  diff_view_style: string;
+  keep_activity_private: boolean;
 }
 
 export const USER_TYPE = { user: 0, organization: 1 } as const;
 
 const BOOLEAN_COLUMNS = [
   'is_admin', 'is_active', 'prohibit_login', 'must_change_password', 'restricted', 'keep_email_private',
-  'allow_git_hook', 'allow_import_local', 'allow_create_organization',
+  'allow_git_hook', 'allow_import_local', 'allow_create_organization', 'keep_activity_private',
 ] as const;
 
 /** SQLite hands booleans back as 0/1; normalise so callers see real booleans. */
@@ -89,8 +94,11 @@ export function usersStore(db: Knex) {
       const rows = await trx('users').whereIn('id', unique);
       return new Map(rows.map((r: Record<string, unknown>) => { const u = toUserRow(r)!; return [u.id, u] as const; }));
     },
+    /** Whether the address is an account's primary address or one of a user's further addresses. */
     async emailTaken(email: string, trx: Knex = db): Promise<boolean> {
-      return Boolean(await trx('users').where({ lower_email: email.toLowerCase() }).first('id'));
+      const lower = email.toLowerCase();
+      if (await trx('users').where({ lower_email: lower }).first('id')) return true;
+      return Boolean(await trx('email_addresses').where({ lower_email: lower }).first('id'));
     },
     async insert(user: NewUser, trx: Knex = db): Promise<number> {
       const now = nowUnix();

@@ -5,6 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ensureMariaDb, waitForPort } from './services.mjs';
+import { reexecOnPinnedNode } from './node-runtime.mjs';
+import { relaxDurabilityForTests } from './test-durability.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,15 +55,6 @@ async function startTemporal() {
 }
 
 /**
- * Test databases are thrown away after each file: skip the per-commit log flush (DDL and small
- * commits dominate the suite's time). Applies to this MariaDB until it restarts; never to production.
- */
-function relaxDurabilityForTests() {
-  const r = spawnSync('mariadb', ['-uroot', '-h127.0.0.1', '-e', 'SET GLOBAL innodb_flush_log_at_trx_commit = 2'], { stdio: 'ignore' });
-  if (r.status !== 0) say('could not relax MariaDB durability for the test run (continuing)');
-}
-
-/**
  * One migrated database for the test worlds to copy their tables from (test/schema-template.ts):
  * migrating every world's database cost about 1.6 s of MariaDB DDL each. Without it (an error is
  * shown) every world migrates its own.
@@ -76,7 +69,8 @@ function prepareSchemaTemplate() {
 // The longest files (about 1–2 min each, seen in full runs) start first: tap runs files in the order
 // given, and one of them starting last kept a single job busy for minutes after the others finished.
 const SLOWEST_FIRST = [
-  'faults/worker-crash', 'faults/webhook-worker-crash', 'repos/authorization', 'merge/concurrency', 'merge/auto-merge', 'merge/branch-moves',
+  'merge/racing-merges-mariadb', 'merge/racing-merges-sqlite', 'merge/racing-auto-mariadb', 'merge/racing-auto-sqlite', 'hostile/routes-racing',
+  'faults/worker-crash', 'faults/webhook-worker-crash', 'production/many-processes', 'production/temporal-tls', 'repos/authorization', 'merge/concurrency', 'merge/auto-merge', 'merge/branch-moves',
   'foundation/serve', 'merge/rules', 'hostile/routes-bodies', 'merge/styles', 'hostile/fixed-cases', 'hostile/routes-paths',
 ];
 
@@ -92,13 +86,17 @@ function testFilesSlowestFirst() {
 
 async function main() {
   await ensureMariaDb();
-  if (process.env.DB_HOST === undefined || process.env.DB_HOST.startsWith('/') || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST)) relaxDurabilityForTests();
+  const local = process.env.DB_HOST === undefined || process.env.DB_HOST.startsWith('/') || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST);
+  // Put back when this run ends, whichever way it ends (the last of concurrent runs restores it).
+  const restoreDurability = local ? relaxDurabilityForTests(say) : () => {};
+  process.once('exit', restoreDurability);
   const schemaTemplate = prepareSchemaTemplate();
   ensureChromium();
   say('starting a Temporal dev server for this run...');
   const temporal = await startTemporal();
   const stop = () => temporal.child.kill('SIGTERM');
   process.on('SIGINT', () => { stop(); process.exit(130); });
+  process.on('SIGTERM', () => { stop(); process.exit(143); });
   const extra = process.argv.slice(2);
   const files = extra.length > 0 ? extra : testFilesSlowestFirst();
   const tap = spawn(process.execPath, [join(root, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...files], {
@@ -114,7 +112,10 @@ async function main() {
   process.exit(code);
 }
 
-main().catch((err) => {
-  process.stderr.write(`[test] ${err.message}\n`);
-  process.exit(1);
-});
+// Started with another Node (`node scripts/test.mjs ...`): the same run on the pinned one.
+if (!reexecOnPinnedNode(import.meta.url)) {
+  main().catch((err) => {
+    process.stderr.write(`[test] ${err.message}\n`);
+    process.exit(1);
+  });
+}

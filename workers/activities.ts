@@ -11,6 +11,7 @@ import { updatePullBranch } from '../core/pulls/update-branch.js';
 import { applyChangeBase, applySetState } from '../core/pulls/state.js';
 import { mayCancelAutoMerge, recordAutoMergeCancelled, recordAutoMergeError, recordAutoMergeScheduled } from '../core/pulls/auto-merge.js';
 import { repositoryBranchMoved } from '../core/push.js';
+import { deletePullRequest } from '../core/issue-delete.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
 import type { PullActivities, PullSummary } from '../workflows/activity-types.js';
 import type { PullKey } from '../workflows/pull-messages.js';
@@ -134,6 +135,7 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     updatePullBranch: withHeartbeat((key, request) => updatePullBranch(deps, key, request)),
     setPullState: (key, request) => applySetState(deps.db, key, request.doerId, request.state),
     changePullBase: (key, request) => applyChangeBase(deps.db, repositoriesRoot(deps.config), key, request.doerId, request.base),
+    deletePullRequest: (key) => deletePullRequest(deps, key),
     recordAutoMergeScheduled: (key, schedule) => recordAutoMergeScheduled(deps, key, schedule),
     recordAutoMergeCancelled: (key, doerId, reason) => recordAutoMergeCancelled(deps, key, doerId, reason),
     recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),

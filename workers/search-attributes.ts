@@ -4,6 +4,7 @@ import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
 import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
+import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
 /** Every search attribute the workflows set: the pull requests' and the webhook deliveries'. */
 export const SEARCH_ATTRIBUTE_KEYS = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS];
@@ -17,8 +18,8 @@ export function searchAttributeCommand(namespace: string): string {
   return `temporal operator search-attribute create --namespace ${namespace} ${flags}`;
 }
 
-export async function ensureSearchAttributes(address: string, namespace: string): Promise<void> {
-  const connection = await Connection.connect({ address, connectTimeout: '5 seconds' });
+export async function ensureSearchAttributes(settings: TemporalConnectionSettings, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ ...connectionOptions(settings), connectTimeout: '5 seconds' });
   try {
     const known = await connection.operatorService.listSearchAttributes({ namespace });
     const defined = new Set([...Object.keys(known.customAttributes ?? {}), ...Object.keys(known.systemAttributes ?? {})]);

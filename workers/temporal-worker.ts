@@ -15,11 +15,20 @@ import { hooksStore } from '../db/hooks.js';
 import { webhookActivityQueue } from '../workflows/webhook-messages.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { acceptMergePrefetches } from '../core/pulls/merge-prefetch.js';
+import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
-export interface WorkerSettings {
-  address: string;
+/** A worker process's slots and sticky cache; each absent one keeps the SDK's default. */
+export interface WorkerTuning {
+  maxConcurrentWorkflowTaskExecutions?: number;
+  maxConcurrentActivityTaskExecutions?: number;
+  maxConcurrentLocalActivityExecutions?: number;
+  maxCachedWorkflows?: number;
+}
+
+export interface WorkerSettings extends TemporalConnectionSettings {
   namespace: string;
   taskQueue: string;
+  tuning?: WorkerTuning;
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -84,23 +93,31 @@ export interface RunningWorker {
 export type WorkerDeps = ActivityDeps & WebhookActivityDeps & { config: { WEBHOOK_MAX_CONCURRENT_DELIVERIES: number } };
 
 export async function startTemporalWorker(settings: WorkerSettings, deps: WorkerDeps): Promise<RunningWorker> {
-  await ensureSearchAttributes(settings.address, settings.namespace);
-  const connection = await NativeConnection.connect({ address: settings.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: settings.namespace,
-    taskQueue: settings.taskQueue,
-    workflowBundle: await workflowBundle(),
-    activities: createActivities(deps),
-  });
-  const webhookWorker = await Worker.create({
-    connection,
-    namespace: settings.namespace,
-    taskQueue: webhookActivityQueue(settings.taskQueue),
-    activities: createWebhookActivities(deps),
-    // One slot per hook delivering at once, plus the dispatcher's.
-    maxConcurrentActivityTaskExecutions: deps.config.WEBHOOK_MAX_CONCURRENT_DELIVERIES + 1,
-  });
+  await ensureSearchAttributes(settings, settings.namespace);
+  const connection = await NativeConnection.connect(connectionOptions(settings));
+  let worker: Worker;
+  let webhookWorker: Worker;
+  try {
+    worker = await Worker.create({
+      connection,
+      namespace: settings.namespace,
+      taskQueue: settings.taskQueue,
+      ...settings.tuning,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(deps),
+    });
+    webhookWorker = await Worker.create({
+      connection,
+      namespace: settings.namespace,
+      taskQueue: webhookActivityQueue(settings.taskQueue),
+      activities: createWebhookActivities(deps),
+      // One slot per hook delivering at once, plus the dispatcher's.
+      maxConcurrentActivityTaskExecutions: deps.config.WEBHOOK_MAX_CONCURRENT_DELIVERIES + 1,
+    });
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
   // The API of this process may now read a merge's inputs ahead for this worker's activities.
   const stopPrefetches = acceptMergePrefetches();
   const done = Promise.all([worker.run(), webhookWorker.run()]).then(() => undefined).finally(() => {

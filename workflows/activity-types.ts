@@ -1,6 +1,6 @@
 // The activities the pull request workflow calls; implemented in workers/activities.ts.
 import type {
-  AutoMergeSchedule, BranchMove, ChangeBaseRequest, MergeOperation, MergeOutcome, OperationOutcome, PullKey, SetStateRequest, UpdateBranchOutcome,
+  AutoMergeSchedule, BranchMove, ChangeBaseRequest, DeletePullRequest, MergeOperation, MergeOutcome, OperationOutcome, PullKey, SetStateRequest, UpdateBranchOutcome,
   UpdateBranchRequest,
 } from './pull-messages.js';
 
@@ -29,6 +29,8 @@ export interface PullActivities {
   announceBranchMoved(move: BranchMove): Promise<void>;
   setPullState(key: PullKey, request: SetStateRequest): Promise<OperationOutcome>;
   changePullBase(key: PullKey, request: ChangeBaseRequest): Promise<OperationOutcome>;
+  /** Deletes the pull request's rows and head ref; 204 also when it is already gone. */
+  deletePullRequest(key: PullKey, request: DeletePullRequest): Promise<OperationOutcome>;
   recordAutoMergeScheduled(key: PullKey, schedule: AutoMergeSchedule): Promise<void>;
   recordAutoMergeCancelled(key: PullKey, doerId: number | null, reason: string): Promise<void>;
   recordAutoMergeError(key: PullKey, message: string): Promise<void>;

@@ -85,6 +85,9 @@ export interface ChangeBaseRequest extends OperationRequest {
   base: string;
 }
 
+export interface DeletePullRequest extends OperationRequest {
+}
+
 export interface PingRequest {
   requestId?: string;
 }
@@ -127,6 +130,7 @@ export const updateBranchUpdate = defineUpdate<OperationOutcome, [UpdateBranchRe
 export const cancelAutoMergeUpdate = defineUpdate<OperationOutcome, [CancelAutoMergeRequest]>('cancelAutoMerge');
 export const setStateUpdate = defineUpdate<OperationOutcome, [SetStateRequest]>('setState');
 export const changeBaseUpdate = defineUpdate<OperationOutcome, [ChangeBaseRequest]>('changeBase');
+export const deleteUpdate = defineUpdate<OperationOutcome, [DeletePullRequest]>('delete');
 
 export const headChangedSignal = defineSignal<[string]>('headChanged');
 export const baseChangedSignal = defineSignal<[string]>('baseChanged');

@@ -15,7 +15,7 @@ import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
 import { Describer } from './description.js';
 import {
-  baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, headChangedSignal, mergeUpdate, pingUpdate,
+  baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, deleteUpdate, headChangedSignal, mergeUpdate, pingUpdate,
   reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
   type AutoMergeSchedule, type BranchMove, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
 } from './pull-messages.js';
@@ -31,6 +31,9 @@ const HISTORY_EVENT_LIMIT = 2_000;
  * waits this long, so a burst of moves costs one mergeability check instead of one per move.
  */
 const BASE_SETTLE = '1 second';
+
+/** How long a merged or closed pull request's run waits for more operations before it ends. */
+const LINGER = '2 seconds';
 
 // Reads and small writes: quick, retried on infrastructure errors.
 const records = proxyActivities<PullActivities>({
@@ -204,6 +207,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       const outcome = await records.setPullState(key, request);
       if (outcome.status < 300) {
         state = request.state;
+        if (request.state === 'open') finished = false;
         if (request.state === 'closed' && autoMerge) {
           await records.recordAutoMergeCancelled(key, request.doerId, 'closed');
           autoMerge = null;
@@ -219,6 +223,20 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     operation(`change base to ${request.base}`, request.requestId, async () => {
       const outcome = await records.changePullBase(key, request);
       if (outcome.status < 300) staleNow();
+      return outcome;
+    }),
+  );
+
+  // Deleting ends the run: nothing is left to merge, refresh or announce.
+  setHandler(deleteUpdate, (request) =>
+    operation('delete', request.requestId, async () => {
+      const outcome = await records.deletePullRequest(key, request);
+      if (outcome.status < 300) {
+        state = 'deleted';
+        autoMerge = null;
+        autoMergeDue = false;
+        finished = true;
+      }
       return outcome;
     }),
   );
@@ -284,41 +302,54 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
 
   const summary = await records.loadPullSummary(key);
   repository = summary.repository;
-  if (summary.hasMerged || summary.isClosed) {
+  // A run started for a pull request deleted meanwhile answers its operation (404) and ends.
+  if (!summary.exists) {
+    state = 'deleted';
+    finished = true;
+  } else if (summary.hasMerged || summary.isClosed) {
     state = summary.hasMerged ? 'merged' : 'closed';
     finished = autoMerge === null;
   }
   started = true;
   describe();
 
-  while (!finished && !historyTooLong()) {
-    await condition(() => finished || mergeabilityStale || autoMergeDue || announcements.length > 0 || historyTooLong());
-    if (finished) break;
-    if (announcements.length > 0) await announce();
-    if (mergeabilityStale && !refreshAtOnce) {
-      await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
-      if (finished) break;
-    }
-    if (mergeabilityStale) {
-      mergeabilityStale = false;
-      refreshAtOnce = false;
-      const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
-      if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
-      if (autoMerge) autoMergeDue = true;
-    }
-    if (autoMergeDue && autoMerge) {
-      autoMergeDue = false;
-      await tryAutoMerge();
-    }
-    if (state === 'closed' && !autoMerge && mutex.locked === false) finished = true;
-  }
-  await condition(allHandlersFinished);
-  // What the last operations moved is told before the run ends or continues as new.
-  while (announcements.length > 0) {
-    await announce();
+  // What the last operations moved is told before the run ends, lingers or continues as new.
+  const settle = async () => {
     await condition(allHandlersFinished);
+    while (announcements.length > 0) {
+      await announce();
+      await condition(allHandlersFinished);
+    }
+  };
+  for (;;) {
+    while (!finished && !historyTooLong()) {
+      await condition(() => finished || mergeabilityStale || autoMergeDue || announcements.length > 0 || historyTooLong());
+      if (finished) break;
+      if (announcements.length > 0) await announce();
+      if (mergeabilityStale && !refreshAtOnce) {
+        await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
+        if (finished) break;
+      }
+      if (mergeabilityStale) {
+        mergeabilityStale = false;
+        refreshAtOnce = false;
+        const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
+        if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
+        if (autoMerge) autoMergeDue = true;
+      }
+      if (autoMergeDue && autoMerge) {
+        autoMergeDue = false;
+        await tryAutoMerge();
+      }
+      if (state === 'closed' && !autoMerge && mutex.locked === false) finished = true;
+    }
+    await settle();
+    if (!finished) break;
+    // Merged or closed: the run lingers while operations keep arriving (the rest of a burst that
+    // raced the one that ended it), so they are answered here instead of each starting a run; a
+    // reopen takes it back to the loop above.
+    if (historyTooLong() || !(await condition(() => !finished || !allHandlersFinished(), LINGER))) return;
   }
-  if (finished) return;
   await continueAsNew<typeof pullRequestWorkflow>({
     key, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },
   });

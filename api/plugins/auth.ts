@@ -11,6 +11,7 @@ import { otpFromHeaders, parseCredentials } from '../../core/auth/credentials.js
 import { AUTH_REQUIRED_MESSAGE, QUERY_TOKEN_WARNING, TOKEN_REQUIRED_MESSAGE } from '../../core/auth/messages.js';
 import { checkTokenScopes, type ScopeCategory } from '../../core/auth/scopes.js';
 import { LoginThrottle } from '../../core/auth/throttle.js';
+import { loginThrottleStore } from '../../db/login-throttle.js';
 import {
   assertAccountUsable,
   authenticateCredentials,
@@ -81,7 +82,7 @@ function anonymousAuth(): AuthInfo {
 async function authPluginBody(app: FastifyInstance): Promise<void> {
   const services = app.services;
   const { db, secretKey, config } = services;
-  const throttle = new LoginThrottle();
+  const throttle = new LoginThrottle(loginThrottleStore(db));
   app.decorate('loginThrottle', throttle);
   const deps: AuthenticationDeps = {
     db,
@@ -106,7 +107,7 @@ async function authPluginBody(app: FastifyInstance): Promise<void> {
 
     const credentials = parseCredentials({ authorization: request.headers.authorization, query });
     const result = await authenticateCredentials(deps, credentials, { otp: otpFromHeaders(request.headers), ip: request.ip });
-    if (result.user) assertAccountUsable(result.user, config.APP_URL);
+    if (result.user) assertAccountUsable(result.user, config.APP_URL, !request.url.startsWith('/api/') && /^git\//i.test(request.headers['user-agent'] ?? ''));
 
     const sudoName = sudoNameOf(request);
     const doer = sudoName ? await resolveSudo(db, result.user, sudoName) : result.user;

@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ServiceError, storageFailure } from '../../core/errors.js';
 import { isDatabaseUnavailable } from '../../db/connection.js';
+import { repositoryStorageReachable, STORAGE_UNAVAILABLE_MESSAGE } from '../../core/repository-storage.js';
 
 export function swaggerUrl(appUrl: string): string {
   return `${appUrl}api/swagger`;
@@ -78,6 +79,13 @@ export function registerErrorHandling(app: FastifyInstance, appUrl: string): voi
     if (storage) {
       request.log.error({ err }, 'repository storage full or not writable');
       sendJson(reply, storage.status, { message: storage.message, url });
+      return;
+    }
+    if (!repositoryStorageReachable(app.services.config)) {
+      // The shared repository storage went away (a network mount, a disk): the failure is that.
+      request.log.error({ err }, 'repository storage unavailable');
+      reply.header('retry-after', '5');
+      sendJson(reply, 503, { message: STORAGE_UNAVAILABLE_MESSAGE, url });
       return;
     }
     request.log.error({ err }, 'unexpected failure');

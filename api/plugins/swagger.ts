@@ -6,7 +6,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../../app/config.js';
 import { documentRoute, hoistModels } from './openapi-document.js';
 
-export const SERVICE_VERSION = '1.24.0+pullhost';
+// Gitea's Go SDK (and tea) gate calls on the server version: claim the Gitea release whose API
+// this implements, with build metadata that version parsers ignore when comparing.
+export const SERVICE_VERSION = '1.26.4+pullhost';
 
 export async function registerSwagger(app: FastifyInstance, config: Config): Promise<void> {
   if (!config.ENABLE_SWAGGER) return;

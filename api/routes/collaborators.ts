@@ -113,7 +113,7 @@ export async function collaboratorRoutes(app: FastifyInstance): Promise<void> {
       throw new ForbiddenError('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
     }
     const user = await usersStore(db).byName(request.params.collaborator);
-    if (!user) throw new NotFoundError();
+    if (!user) throw new NotFoundError(`user does not exist [uid: 0, name: ${request.params.collaborator}]`);
     const mode = await repoAccessMode(db, ctx.repo, ctx.owner, user);
     return { permission: mode, role_name: mode, user: toApiUser(user, doer, config.APP_URL) };
   });

@@ -1,6 +1,6 @@
 // Git smart HTTP at /{owner}/{repo}.git (and without .git): clone, fetch and push with ordinary
 // git (routers/web/repo/githttp.go). Authentication comes from the auth plugin; here: who may read or
-// push, and the push's commands checked against branch protection before git runs.
+// push, and the push's commands checked against branch and tag protection before git runs.
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -9,6 +9,8 @@ import { ForbiddenError, NotFoundError, ServiceError } from '../../core/errors.j
 import { atLeast, repoAccessMode, type RepoContext } from '../../core/permissions.js';
 import { afterPush } from '../../core/push.js';
 import { repoDiskPath } from '../../core/repositories.js';
+import { tagChangeAllowedBy, tagRules } from '../../core/tag-protection.js';
+import type { ProtectedTagRow } from '../../db/protected-tags.js';
 import { hasScope } from '../../core/auth/scopes.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
@@ -20,6 +22,9 @@ import {
 
 const GitParams = Type.Object({ owner: Type.String(), repo: Type.String({ description: 'repository name, optionally ending in .git' }) });
 type Params = { owner: string; repo: string };
+
+/** The repository's tag rules, read once per push however many tags it carries. */
+type TagRulesOnce = () => Promise<ProtectedTagRow[]>;
 
 /** A 401 that makes git send (or ask for) credentials. */
 class GitAuthRequired extends ServiceError {
@@ -33,10 +38,14 @@ function noCache(reply: FastifyReply): void {
 }
 
 /** Why a command of this push is refused, or null when the doer may make it. */
-async function refusal(request: FastifyRequest, ctx: RepoContext, cmd: ReceiveCommand): Promise<string | null> {
+async function refusal(request: FastifyRequest, ctx: RepoContext, cmd: ReceiveCommand, tags: TagRulesOnce): Promise<string | null> {
   const { db } = request.server.services;
   if (!isValidRefName(cmd.ref)) return `invalid reference name ${cmd.ref}`;
-  if (cmd.ref.startsWith('refs/tags/')) return null;
+  if (cmd.ref.startsWith('refs/tags/')) {
+    // Creating, moving and deleting a protected tag alike, as Gitea's pre-receive hook checks.
+    const tag = cmd.ref.slice('refs/tags/'.length);
+    return (await tagChangeAllowedBy(db, await tags(), tag, request.doer ?? null)) ? null : `Tag ${tag} is protected`;
+  }
   const branch = branchNameOf(cmd.ref);
   if (branch === null) return `pushing to ${cmd.ref} is not allowed`;
   if (!isValidBranchName(branch)) return `invalid branch name ${branch}`;
@@ -127,8 +136,10 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
       if (err instanceof ProtocolError) throw new ServiceError(400, err.message);
       throw err;
     }
+    let rules: Promise<ProtectedTagRow[]> | undefined;
+    const tags: TagRulesOnce = () => (rules ??= tagRules(db, ctx.repo.id));
     for (const cmd of parsed.commands) {
-      const why = await refusal(request, ctx, cmd);
+      const why = await refusal(request, ctx, cmd, tags);
       if (why) throw new ForbiddenError(why);
     }
     // Whether an update rewrites history is only known once the pack is in: let git refuse

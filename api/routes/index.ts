@@ -16,6 +16,10 @@ import { contentRoutes } from './contents.js';
 import { rawRoutes } from './raw.js';
 import { archiveRoutes } from './archive.js';
 import { tagRoutes } from './tags.js';
+import { tagProtectionRoutes } from './tag-protections.js';
+import { userAccountRoutes } from './user-account.js';
+import { repoPeopleRoutes } from './repo-people.js';
+import { issueDeleteRoutes } from './issue-delete.js';
 import { collaboratorRoutes } from './collaborators.js';
 import { gitHttpRoutes } from './git-http.js';
 import { pullRoutes } from './pulls.js';
@@ -50,12 +54,12 @@ import { webRoutes } from '../web/index.js';
 
 export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   markupRoutes,
-  userRoutes, tokenRoutes, orgRoutes, blockRoutes, twoFactorRoutes,
+  userRoutes, userAccountRoutes, tokenRoutes, orgRoutes, blockRoutes, twoFactorRoutes,
   adminRoutes, orgDirectoryRoutes, orgMemberRoutes, teamRoutes, teamRepoRoutes, repoListRoutes, topicRoutes, searchRoutes, settingsRoutes,
-  repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, gitHttpRoutes,
-  commitRoutes, gitDataRoutes, contentRoutes, rawRoutes, archiveRoutes, tagRoutes,
+  repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, repoPeopleRoutes, gitHttpRoutes,
+  commitRoutes, gitDataRoutes, contentRoutes, rawRoutes, archiveRoutes, tagRoutes, tagProtectionRoutes,
   pullDiffRoutes, pullRoutes, pullMergeRoutes,
-  labelRoutes, milestoneRoutes, issueRoutes, issueLabelRoutes, commentRoutes, reactionRoutes, timelineRoutes, dependencyRoutes,
+  labelRoutes, milestoneRoutes, issueRoutes, issueDeleteRoutes, issueLabelRoutes, commentRoutes, reactionRoutes, timelineRoutes, dependencyRoutes,
   reviewRoutes, reviewRequestRoutes, statusRoutes, avatarRoutes,
   hookRoutes, hookDeliveryRoutes,
   oauth2AppRoutes, webRoutes,

@@ -1,15 +1,15 @@
 // Organizations as accounts (routers/api/v1/org/org.go): editing and deleting one, and the lists
-// of organizations (everyone's, the signed-in user's, a user's).
-import type { FastifyInstance } from 'fastify';
+// of organizations (everyone's, the signed-in user's, a user's, also under /admin).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError } from '../../core/errors.js';
 import { deleteOrganizationRows, editOrganization } from '../../core/org-lifecycle.js';
 import { listOrgsOf } from '../../core/org-members.js';
 import { accountVisibleTo, assertPublicForToken, requireOrgOwner, visibleOrganization } from '../../core/organizations.js';
 import { searchAccounts } from '../../db/account-search.js';
-import { usersStore } from '../../db/users.js';
+import { usersStore, type UserRow } from '../../db/users.js';
 import { PagingQuery, readPaging, setPagingHeaders } from '../paging.js';
-import { requireSignedIn } from '../plugins/auth.js';
+import { requireSignedIn, requireSiteAdmin } from '../plugins/auth.js';
 import { EditOrgOption } from '../schemas/membership.js';
 import { ApiErrorBody, OrgParams, Organization, UsernameParams } from '../schemas/user.js';
 import { toApiOrganization } from '../serializers/organization.js';
@@ -96,8 +96,22 @@ export async function orgDirectoryRoutes(app: FastifyInstance): Promise<void> {
       params: UsernameParams, querystring: Paging,
       response: { 200: Type.Array(Organization), ...errors },
     },
-  }, async (request, reply) => {
-    const doer = requireSignedIn(request);
+  }, async (request, reply) => userOrgs(request, reply, requireSignedIn(request)));
+
+  // The same list under /admin (Gitea routes org.ListUserOrgs there too; its document does not list it).
+  app.get<{ Params: Static<typeof UsernameParams>; Querystring: PagingQs }>('/api/v1/admin/users/:username/orgs', {
+    config: { scope: 'admin' },
+    schema: {
+      operationId: 'adminListUserOrgs', tags: ['admin'], summary: "List a user's organizations",
+      description: 'Site administrators only: every organization the user belongs to.',
+      params: UsernameParams, querystring: Paging,
+      response: { 200: Type.Array(Organization), ...errors },
+    },
+  }, async (request, reply) => userOrgs(request, reply, requireSiteAdmin(request)));
+
+  async function userOrgs(
+    request: FastifyRequest<{ Params: Static<typeof UsernameParams>; Querystring: PagingQs }>, reply: FastifyReply, doer: UserRow,
+  ) {
     const user = await usersStore(db).byName(request.params.username);
     if (!user || !(await accountVisibleTo(db, user, doer))) throw new NotFoundError();
     assertPublicForToken(user, request.auth.publicOnly);
@@ -105,5 +119,5 @@ export async function orgDirectoryRoutes(app: FastifyInstance): Promise<void> {
     const { orgs, total } = await listOrgsOf(db, user, doer, Boolean(request.auth.publicOnly), paging);
     setPagingHeaders(request, reply, total, paging, appUrl);
     return orgs.map((o) => toApiOrganization(o, appUrl));
-  });
+  }
 }

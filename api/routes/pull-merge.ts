@@ -9,7 +9,7 @@ import { prefetchMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { cancelAutoMergeUpdate, mergeUpdate, updateBranchUpdate, type MergeRequest, type PullKey } from '../../workflows/pull-messages.js';
-import { idempotencyKey, runPullOperation, sendOutcome } from '../pull-operations.js';
+import { claimOperation, idempotencyKey, runPullOperation, sendOutcome, willRun } from '../pull-operations.js';
 
 const PullParams = Type.Object({
   owner: Type.String({ maxLength: 255 }),
@@ -37,6 +37,9 @@ const MergePullRequestOption = Type.Object({
 type MergeBody = Static<typeof MergePullRequestOption>;
 
 const Empty = Type.Null({ description: 'no content' });
+
+/** Pull requests ("repoId/index") a merge request of this process is reading ahead for. */
+const readingAhead = new Set<string>();
 const ApiError = Type.Object({ message: Type.String(), url: Type.String() });
 
 function mergeRequestFrom(body: MergeBody, doerId: number): MergeRequest {
@@ -73,7 +76,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'repoMergePullRequest',
       tags: ['repository'], summary: 'Merge a pull request', params: PullParams, body: MergePullRequestOption,
-      description: 'Runs in the pull request\'s workflow, one operation at a time. A retried request with the same Idempotency-Key header (or the same body within 10 s) gets the first answer back. 409 for conflicts carries Gitea\'s raw error struct plus ConflictedFiles.',
+      description: 'Runs in the pull request\'s workflow, one operation at a time. A retried request with the same Idempotency-Key header gets the first answer back (for 24 h); without one, each request is judged afresh. 409 for conflicts carries Gitea\'s raw error struct plus ConflictedFiles.',
       response: { 200: Empty, 201: Empty, 404: ApiError, 405: ApiError, 409: Type.Unknown(), 423: ApiError },
     },
   }, async (request, reply) => {
@@ -87,16 +90,24 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     // Marked read alongside the merge, not before it: the mark does not change what the merge does,
     // and a failed mark must not turn a done merge into an error.
     const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));
-    const operationKey = idempotencyKey(request, 'merge', key);
+    const operationKey = await claimOperation(app.services, idempotencyKey(request, 'merge', key));
     // Read (and the commit written) while the update travels to the worker, when that worker is in
     // this process; only for those who may write to the repository (the merge refuses the others,
-    // who must not get to put objects in it).
-    if (atLeast(ctx.mode, 'write')) {
+    // who must not get to put objects in it), and for one merge request of a pull request at a time
+    // (of a burst of them only one merges: the others would read the same for nothing).
+    const pullName = `${key.repoId}/${key.index}`;
+    const readAhead = atLeast(ctx.mode, 'write') && willRun(operationKey) && !readingAhead.has(pullName);
+    if (readAhead) {
+      readingAhead.add(pullName);
       prefetchMergeInputs(app.services, key, request.doer, operationKey.updateId, { pull, baseRepo: ctx.repo, baseOwner: ctx.owner }, mergeRequest);
     }
-    const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
-    await reading;
-    return sendOutcome(reply, outcome, config.APP_URL);
+    try {
+      const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
+      await reading;
+      return sendOutcome(reply, outcome, config.APP_URL);
+    } finally {
+      if (readAhead) readingAhead.delete(pullName);
+    }
   });
 
   app.delete('/api/v1/repos/:owner/:repo/pulls/:index/merge', {

@@ -19,7 +19,7 @@ const TagParams = Type.Object({ ...OwnerRepoParams.properties, '*': Type.String(
 type Params = { owner: string; repo: string };
 
 export async function tagRoutes(app: FastifyInstance): Promise<void> {
-  const { db, config } = app.services;
+  const { config, db } = app.services;
   const diskPath = (ctx: RepoContext) => repoDiskPath(config, ctx.owner.name, ctx.repo.name);
   const linksOf = (ctx: RepoContext) => repoLinks(config.APP_URL, ctx);
 
@@ -57,7 +57,7 @@ export async function tagRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'write');
     const { tag_name: name, message, target } = request.body;
-    const tag = await createRepoTag({ db, config }, ctx, ctx.doer, { name, message, target });
+    const tag = await createRepoTag({ config, db }, ctx, ctx.doer, { name, message, target });
     reply.code(201);
     return toApiTag(tag, linksOf(ctx));
   });
@@ -67,7 +67,7 @@ export async function tagRoutes(app: FastifyInstance): Promise<void> {
     config: { scope: 'repository' },
   }, async (request, reply) => {
     const ctx = await repoForChange(request, request.params, 'write');
-    await deleteRepoTag({ db, config }, ctx, request.params['*'], ctx.doer.id);
+    await deleteRepoTag({ config, db }, ctx, ctx.doer, request.params['*']);
     reply.code(204);
   });
 }

@@ -5,6 +5,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { oauth2ProviderRoutes } from '../routes/oauth2-provider.js';
 import { webPageRoutes } from './routes.js';
+import { changePasswordRoutes } from './change-password.js';
 import { cookieSecret } from './session.js';
 
 export async function webRoutes(app: FastifyInstance): Promise<void> {
@@ -16,6 +17,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     await web.register(cookie, { secret: cookieSecret(web.services.secretKey) });
     await web.register(formbody, { bodyLimit: 64 * 1024 });
     await web.register(webPageRoutes);
+    await web.register(changePasswordRoutes);
     await web.register(oauth2ProviderRoutes);
   });
 }

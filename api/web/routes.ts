@@ -14,6 +14,9 @@ import { signInPage, twoFactorPage } from './pages/sign-in.js';
 import { checkPassword, checkTotpCode, safeRedirectTarget, type SignInDeps, type SignInStep } from './sign-in.js';
 import { endSession, ensureSession, loadSession, setPendingTotp, startSession, type WebSession } from './session.js';
 
+/** Gitea's page for a password an administrator asked to be changed. */
+export const CHANGE_PASSWORD_PATH = '/user/settings/change_password';
+
 const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'x-frame-options': 'DENY',
@@ -48,6 +51,11 @@ export function toSignIn(reply: FastifyReply, back: string): FastifyReply {
   return reply.code(303).header('cache-control', 'no-store').redirect(`/user/login?redirect_to=${encodeURIComponent(back)}`, 303);
 }
 
+/** 303 to the page where an account owing a new password sets it, coming back to `back` afterwards. */
+export function toChangePassword(reply: FastifyReply, back: string): FastifyReply {
+  return reply.code(303).header('cache-control', 'no-store').redirect(`${CHANGE_PASSWORD_PATH}?redirect_to=${encodeURIComponent(safeRedirectTarget(back))}`, 303);
+}
+
 /** Refuses a POST whose CSRF token is missing or wrong: 403, and nothing has changed. */
 export function csrfRejected(request: FastifyRequest, reply: FastifyReply, session: WebSession | null): boolean {
   if (csrfValid(session, request.body, request.server.services.secretKey)) return false;
@@ -75,11 +83,13 @@ export async function webPageRoutes(app: FastifyInstance): Promise<void> {
         await setPendingTotp(services, session, step.user.id);
         return sendHtml(reply, 200, twoFactorPage({ csrf, redirectTo }));
       case 'signed-in': {
-        if (!step.user.is_active || step.user.prohibit_login || step.user.must_change_password) {
+        if (!step.user.is_active || step.user.prohibit_login) {
           return sendHtml(reply, 403, signInPage({ csrf, redirectTo, userName, error: LOGIN_PROHIBITED_MESSAGE }));
         }
         await endSession(reply, services, session);
         await startSession(reply, services, step.user.id);
+        // As Gitea: an account whose password an administrator set must choose its own first.
+        if (step.user.must_change_password) return toChangePassword(reply, redirectTo);
         return reply.redirect(safeRedirectTarget(redirectTo), 303);
       }
     }
@@ -90,6 +100,7 @@ export async function webPageRoutes(app: FastifyInstance): Promise<void> {
     const redirectTo = safeRedirectTarget(query.redirect_to);
     const session = await ensureSession(request, reply, services);
     if (session.user) return reply.redirect(redirectTo, 303);
+    if (session.mustChangePassword) return toChangePassword(reply, redirectTo);
     return sendHtml(reply, 200, signInPage({ csrf: csrfToken(session, secretKey), redirectTo }));
   });
 
@@ -132,6 +143,10 @@ export async function webPageRoutes(app: FastifyInstance): Promise<void> {
   async function settingsSession(request: FastifyRequest, reply: FastifyReply, post: boolean): Promise<(WebSession & { user: UserRow }) | null> {
     const session = await loadSession(request, services);
     if (post && csrfRejected(request, reply, session)) return null;
+    if (session?.mustChangePassword) {
+      toChangePassword(reply, '/user/settings/applications');
+      return null;
+    }
     if (!session?.user) {
       toSignIn(reply, '/user/settings/applications');
       return null;

@@ -20,8 +20,10 @@ export const TOTP_STEP_SECONDS = 300;
 export interface WebSession {
   idHash: string;
   row: WebSessionRow;
-  /** The signed-in user, or null (anonymous, or waiting for the TOTP code). */
+  /** The signed-in user, or null (anonymous, waiting for the TOTP code, or owing a new password). */
   user: UserRow | null;
+  /** Signed in, but an administrator required a new password first: only the change-password page serves them. */
+  mustChangePassword: UserRow | null;
 }
 
 /** The cookie-signing secret: derived, so the server key itself never signs anything else. */
@@ -44,6 +46,12 @@ function usable(user: UserRow | undefined): user is UserRow {
   return Boolean(user && user.type === USER_TYPE.user && user.is_active && !user.prohibit_login);
 }
 
+/** Who the session's user is to the pages: signed in, or signed in but owing a new password. */
+function sessionUsers(user: UserRow | undefined): Pick<WebSession, 'user' | 'mustChangePassword'> {
+  if (!usable(user)) return { user: null, mustChangePassword: null };
+  return user.must_change_password ? { user: null, mustChangePassword: user } : { user, mustChangePassword: null };
+}
+
 /** The request's session, when its cookie is validly signed and the row is live. */
 export async function loadSession(request: FastifyRequest, services: Services): Promise<WebSession | null> {
   const raw = request.cookies[SESSION_COOKIE];
@@ -54,7 +62,7 @@ export async function loadSession(request: FastifyRequest, services: Services): 
   const row = await webSessionsStore(services.db).byHash(idHash, nowUnix());
   if (!row) return null;
   const user = row.user_id !== null ? await usersStore(services.db).byId(row.user_id) : undefined;
-  return { idHash, row, user: usable(user) ? user : null };
+  return { idHash, row, ...sessionUsers(user) };
 }
 
 /** A new session (a new id: signing in never keeps the id an attacker might have planted). */
@@ -68,7 +76,7 @@ export async function startSession(reply: FastifyReply, services: Services, user
   await store.insert(row);
   reply.setCookie(SESSION_COOKIE, id, cookieOptions(services, lifetime));
   const user = userId !== null ? await usersStore(services.db).byId(userId) : undefined;
-  return { idHash: row.id_hash, row, user: usable(user) ? user : null };
+  return { idHash: row.id_hash, row, ...sessionUsers(user) };
 }
 
 /** The current session, or a fresh anonymous one (forms need a session for their CSRF token). */

@@ -25,20 +25,20 @@ export interface SignInDeps {
 export async function checkPassword(deps: SignInDeps, username: string, password: string): Promise<SignInStep> {
   if (username === '' || password === '') return { kind: 'invalid' };
   const now = Date.now();
-  const decision = deps.throttle.check(username, deps.ip, now);
+  const decision = await deps.throttle.check(username, deps.ip, now);
   if (!decision.allowed) return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
   const user = username.length <= 255 ? await usersStore(deps.db).byName(username) : undefined;
   if (!user || user.type !== USER_TYPE.user) {
     await verifyAgainstNothing(password);
-    deps.throttle.recordFailure(username, deps.ip, now);
+    await deps.throttle.recordFailure(username, deps.ip, now);
     return { kind: 'invalid' };
   }
   if (!(await verifyPassword(user.passwd_hash, password))) {
-    deps.throttle.recordFailure(username, deps.ip, now);
+    await deps.throttle.recordFailure(username, deps.ip, now);
     return { kind: 'invalid' };
   }
   if (user.totp_secret) return { kind: 'totp-needed', user };
-  deps.throttle.recordSuccess(username);
+  await deps.throttle.recordSuccess(username);
   return { kind: 'signed-in', user };
 }
 
@@ -47,16 +47,16 @@ export async function checkTotpCode(deps: SignInDeps, userId: number, code: stri
   const user = await usersStore(deps.db).byId(userId);
   if (!user || !user.totp_secret) return { kind: 'invalid' };
   const now = Date.now();
-  const decision = deps.throttle.check(user.name, deps.ip, now);
+  const decision = await deps.throttle.check(user.name, deps.ip, now);
   if (!decision.allowed) return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
   const secret = openSecret(user.totp_secret, deps.secretKey);
   if (secret === null) throw new Error(`the TOTP secret of user ${user.id} cannot be opened with the server key`);
   const result = verifyTotp(secret, code, { now, lastUsedStep: user.totp_last_step });
   if (!result.ok || !(await twoFactorStore(deps.db).claimStep(user.id, result.step))) {
-    deps.throttle.recordFailure(user.name, deps.ip, now);
+    await deps.throttle.recordFailure(user.name, deps.ip, now);
     return { kind: 'invalid' };
   }
-  deps.throttle.recordSuccess(user.name);
+  await deps.throttle.recordSuccess(user.name);
   return { kind: 'signed-in', user };
 }
 

@@ -19,11 +19,16 @@ export const SUDO_NOT_ALLOWED_MESSAGE = 'Only administrators allowed to sudo.';
 export const TOKEN_OWNER_MISMATCH_MESSAGE = 'doer should be the site admin or be same as the contextUser';
 export const TOKEN_NAME_USED_MESSAGE = 'access token name has been used already';
 
-/** 403 text when a password must be changed before Basic auth is accepted. */
+/**
+ * 403 text for any signed-in API request while the account must change its password. Gitea joins
+ * its AppURL, which ends with '/', and '/user/change_password': the double slash is on the wire.
+ */
 export function mustChangePasswordMessage(appUrl: string): string {
-  const base = appUrl.endsWith('/') ? appUrl.slice(0, -1) : appUrl;
-  return `You must change your password. Change it at: ${base}/user/change_password`;
+  return `You must change your password. Change it at: ${appUrl}/user/change_password`;
 }
+
+/** 401 text for git over HTTP while the account must change its password (Gitea's auth.must_change_password). */
+export const MUST_CHANGE_PASSWORD_GIT_MESSAGE = 'Update your password';
 
 /** `X-Gitea-Warning` value Gitea sends when a token arrived in the query string. */
 export const QUERY_TOKEN_WARNING =

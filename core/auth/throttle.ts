@@ -1,5 +1,5 @@
 /**
- * Throttling of failed password logins (in memory, per process).
+ * Throttling of failed password logins, shared by every API process through the database.
  *
  * Limits (defaults):
  * - Per account (lower-cased username, existing or not, so probing does not reveal which exist):
@@ -13,14 +13,19 @@
  * - Only the password path is throttled. Personal access tokens, OAuth2 tokens and tokens sent
  *   through Basic auth keep working while an account is locked: they carry 160 bits and cannot
  *   be guessed, and locking them would let anyone who knows a username stop that user's automation.
- * - Memory is bounded: idle entries are swept, and at most 50,000 keys per table are kept; beyond
- *   that the least recently failing key is dropped first.
+ * - The counters are rows of `login_throttle` (db/login-throttle.ts), keyed by a hash of the key:
+ *   every API process sees the same counts, and they survive restarts. A failure is counted with
+ *   its row locked, so concurrent failures for one key all count. Rows quiet for the
+ *   forgiveness period are swept (at most once a minute per process).
  *
- * Known limits: the state is per process and lost on restart; several instances each allow the
- * budget. An attacker can keep a victim's password login locked (tokens still work), the usual
- * price of account lockout.
+ * Known limit: an attacker can keep a victim's password login locked (tokens still work), the
+ * usual price of account lockout.
  */
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
+import type { LoginThrottleStore, ThrottleEntry } from '../../db/login-throttle.js';
+
+export type { ThrottleEntry };
 
 export interface ThrottleLimits {
   /** Failures within `windowMs` that trigger the first lock. */
@@ -45,109 +50,53 @@ export const ACCOUNT_LIMITS: Readonly<ThrottleLimits> = {
 
 export const IP_LIMITS: Readonly<ThrottleLimits> = { ...ACCOUNT_LIMITS, maxFailures: 50 };
 
-export const DEFAULT_MAX_ENTRIES = 50_000;
 // Keys come from clients (usernames are capped at 40 by validation, but failed logins can carry
-// anything); truncating bounds memory per entry without affecting real keys.
+// anything); keys are truncated before hashing, so giant keys collapse into one.
 const MAX_KEY_LENGTH = 256;
-const SWEEP_INTERVAL_MS = 1_000;
+const SWEEP_INTERVAL_MS = MINUTE;
 
 export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-interface Entry {
-  failures: number[];
-  strikes: number;
-  lockedUntil: number;
-  lastFailure: number;
+/** Whether the entry has been quiet long enough to mean nothing any more. */
+export function isStale(entry: ThrottleEntry, now: number, limits: ThrottleLimits): boolean {
+  const quietSince = Math.max(entry.lastFailure, entry.lockedUntil);
+  if (now - quietSince >= limits.forgiveAfterMs) return true;
+  return entry.strikes === 0 && entry.lockedUntil <= now && now - entry.lastFailure >= limits.windowMs;
 }
 
-/** One table of keys, one set of limits. `now` is always passed in (milliseconds) so tests control time. */
-export class FailureThrottle {
-  private readonly entries = new Map<string, Entry>();
-  private readonly limits: ThrottleLimits;
-  private readonly maxEntries: number;
-  private lastSweep = -Infinity;
+export function decisionFor(entry: ThrottleEntry | undefined, now: number, limits: ThrottleLimits): ThrottleDecision {
+  if (!entry || isStale(entry, now, limits) || entry.lockedUntil <= now) return { allowed: true };
+  // Capped so a clock stepping backwards can never produce an absurd Retry-After.
+  const seconds = Math.ceil(Math.min(entry.lockedUntil - now, limits.maxLockMs) / 1000);
+  return { allowed: false, retryAfterSeconds: Math.max(1, seconds) };
+}
 
-  constructor(limits: Partial<ThrottleLimits> = {}, options: { maxEntries?: number } = {}) {
-    this.limits = { ...ACCOUNT_LIMITS, ...limits };
-    this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+/** The entry after one more failed password login at `now`. */
+export function afterFailure(previous: ThrottleEntry | undefined, now: number, limits: ThrottleLimits): ThrottleEntry {
+  const entry: ThrottleEntry = previous && !isStale(previous, now, limits)
+    ? { ...previous, failures: [...previous.failures] }
+    : { failures: [], strikes: 0, lockedUntil: 0, lastFailure: now };
+  const { maxFailures, windowMs, baseLockMs, maxLockMs } = limits;
+  // Times from other processes may be a little ahead of this one's `now`: they still count.
+  entry.failures = [...entry.failures.filter((t) => t > now - windowMs), now].sort((a, b) => a - b);
+  if (entry.failures.length > maxFailures) entry.failures.splice(0, entry.failures.length - maxFailures);
+  entry.lastFailure = Math.max(entry.lastFailure, now);
+  if (entry.strikes > 0 || entry.failures.length >= maxFailures) {
+    entry.strikes += 1;
+    const lock = Math.min(baseLockMs * 2 ** Math.min(entry.strikes - 1, 30), maxLockMs);
+    entry.lockedUntil = Math.max(entry.lockedUntil, now + lock);
+    entry.failures = [];
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  check(key: string, now: number): ThrottleDecision {
-    const k = normaliseKey(key);
-    const entry = this.entries.get(k);
-    if (!entry) return { allowed: true };
-    if (this.isStale(entry, now)) {
-      this.entries.delete(k);
-      return { allowed: true };
-    }
-    return this.decision(entry, now);
-  }
-
-  /** Records one failed password login and returns the state that now applies to the next attempt. */
-  recordFailure(key: string, now: number): ThrottleDecision {
-    const k = normaliseKey(key);
-    let entry = this.entries.get(k);
-    if (entry && this.isStale(entry, now)) entry = undefined;
-    if (!entry) {
-      this.makeRoom(now);
-      entry = { failures: [], strikes: 0, lockedUntil: 0, lastFailure: now };
-    }
-    const { maxFailures, windowMs, baseLockMs, maxLockMs } = this.limits;
-    entry.failures = entry.failures.filter((t) => t > now - windowMs && t <= now);
-    entry.failures.push(now);
-    if (entry.failures.length > maxFailures) entry.failures.splice(0, entry.failures.length - maxFailures);
-    entry.lastFailure = Math.max(entry.lastFailure, now);
-    if (entry.strikes > 0 || entry.failures.length >= maxFailures) {
-      entry.strikes += 1;
-      const lock = Math.min(baseLockMs * 2 ** Math.min(entry.strikes - 1, 30), maxLockMs);
-      entry.lockedUntil = Math.max(entry.lockedUntil, now + lock);
-      entry.failures = [];
-    }
-    // Re-insert so Map order is "least recently failing first", which is what eviction drops.
-    this.entries.delete(k);
-    this.entries.set(k, entry);
-    return this.decision(entry, now);
-  }
-
-  /** Forget the key's failures: for the account key after a correct password (and OTP). */
-  recordSuccess(key: string): void {
-    this.entries.delete(normaliseKey(key));
-  }
-
-  private decision(entry: Entry, now: number): ThrottleDecision {
-    if (entry.lockedUntil <= now) return { allowed: true };
-    // Capped so a clock stepping backwards can never produce an absurd Retry-After.
-    const seconds = Math.ceil(Math.min(entry.lockedUntil - now, this.limits.maxLockMs) / 1000);
-    return { allowed: false, retryAfterSeconds: Math.max(1, seconds) };
-  }
-
-  private isStale(entry: Entry, now: number): boolean {
-    const quietSince = Math.max(entry.lastFailure, entry.lockedUntil);
-    if (now - quietSince >= this.limits.forgiveAfterMs) return true;
-    return entry.strikes === 0 && entry.lockedUntil <= now && now - entry.lastFailure >= this.limits.windowMs;
-  }
-
-  private makeRoom(now: number): void {
-    if (this.entries.size < this.maxEntries) return;
-    // A full sweep is O(n); rate-limit it so a flood of new keys cannot make every request pay for one.
-    if (now - this.lastSweep >= SWEEP_INTERVAL_MS || now < this.lastSweep) {
-      this.lastSweep = now;
-      for (const [k, e] of this.entries) if (this.isStale(e, now)) this.entries.delete(k);
-    }
-    while (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
-    }
-  }
+  return entry;
 }
 
 function normaliseKey(key: string): string {
   return typeof key === 'string' ? key.slice(0, MAX_KEY_LENGTH) : '';
+}
+
+/** The row key of a throttled key: a hash, so the table holds no account names or addresses. */
+function keyHash(table: 'account' | 'ip', key: string): string {
+  return createHash('sha256').update(`${table}:${normaliseKey(key)}`).digest('hex');
 }
 
 /**
@@ -170,40 +119,67 @@ export function clientIpKey(ip: string): string {
   return `${groups.join(':')}::/64`;
 }
 
-/** Both tables together, as the password login path uses them. */
+/** Both tables (accounts and addresses) together, as the password login paths (API and web) use them. */
 export class LoginThrottle {
-  readonly accounts: FailureThrottle;
-  readonly ips: FailureThrottle;
+  readonly accountLimits: ThrottleLimits;
+  readonly ipLimits: ThrottleLimits;
+  private lastSweep = -Infinity;
 
   constructor(
-    options: { account?: Partial<ThrottleLimits>; ip?: Partial<ThrottleLimits>; maxEntries?: number } = {},
+    private readonly store: LoginThrottleStore,
+    options: { account?: Partial<ThrottleLimits>; ip?: Partial<ThrottleLimits> } = {},
   ) {
-    const sizing = options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries };
-    this.accounts = new FailureThrottle({ ...ACCOUNT_LIMITS, ...options.account }, sizing);
-    this.ips = new FailureThrottle({ ...IP_LIMITS, ...options.ip }, sizing);
+    this.accountLimits = { ...ACCOUNT_LIMITS, ...options.account };
+    this.ipLimits = { ...IP_LIMITS, ...options.ip };
   }
 
-  /** Call before verifying a password. Blocked if either the account or the address is locked. */
-  check(username: string, ip: string, now: number): ThrottleDecision {
-    const a = this.accounts.check(accountKey(username), now);
-    const b = this.ips.check(clientIpKey(ip), now);
+  /** Call before verifying a password (one query). Blocked if either the account or the address is locked. */
+  async check(username: string, ip: string, now: number): Promise<ThrottleDecision> {
+    const account = keyHash('account', accountKey(username));
+    const address = keyHash('ip', clientIpKey(ip));
+    const entries = await this.store.read([account, address]);
+    const a = decisionFor(entries.get(account), now, this.accountLimits);
+    const b = decisionFor(entries.get(address), now, this.ipLimits);
     if (a.allowed && b.allowed) return { allowed: true };
     const wait = Math.max(a.allowed ? 0 : a.retryAfterSeconds, b.allowed ? 0 : b.retryAfterSeconds);
     return { allowed: false, retryAfterSeconds: wait };
   }
 
   /** Call after a wrong password, or a right password with a missing or wrong OTP. */
-  recordFailure(username: string, ip: string, now: number): void {
-    this.accounts.recordFailure(accountKey(username), now);
-    this.ips.recordFailure(clientIpKey(ip), now);
+  async recordFailure(username: string, ip: string, now: number): Promise<void> {
+    await Promise.all([
+      this.count(keyHash('account', accountKey(username)), now, this.accountLimits),
+      this.count(keyHash('ip', clientIpKey(ip)), now, this.ipLimits),
+    ]);
+    if (now - this.lastSweep >= SWEEP_INTERVAL_MS || now < this.lastSweep) {
+      this.lastSweep = now;
+      await this.store.sweep(now);
+    }
   }
 
   /**
    * Clears the account only. The address keeps its count: otherwise an attacker holding one valid
    * account could reset their address's budget between guesses at other accounts.
    */
-  recordSuccess(username: string): void {
-    this.accounts.recordSuccess(accountKey(username));
+  async recordSuccess(username: string): Promise<void> {
+    await this.store.remove(keyHash('account', accountKey(username)));
+  }
+
+  /** The failure state of one key as a decision, for tests and operators. */
+  async state(table: 'account' | 'ip', key: string, now: number): Promise<ThrottleDecision & { failures: number; strikes: number } | null> {
+    const hash = keyHash(table, table === 'account' ? accountKey(key) : clientIpKey(key));
+    const entry = (await this.store.read([hash])).get(hash);
+    const limits = table === 'account' ? this.accountLimits : this.ipLimits;
+    if (!entry || isStale(entry, now, limits)) return null;
+    return { ...decisionFor(entry, now, limits), failures: entry.failures.length, strikes: entry.strikes };
+  }
+
+  /** One failure more on one key, counted exactly once however many processes count at the same time. */
+  private async count(hash: string, now: number, limits: ThrottleLimits): Promise<void> {
+    await this.store.change(hash, (current) => {
+      const entry = afterFailure(current, now, limits);
+      return { entry, forgetAfter: Math.max(entry.lastFailure, entry.lockedUntil) + limits.forgiveAfterMs };
+    });
   }
 }
 

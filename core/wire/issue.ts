@@ -69,7 +69,7 @@ export async function renderIssues(rc: IssueRenderContext, issues: IssueRow[]) {
       original_author_id: 0,
       title: issue.title,
       body: issue.content,
-      ref: '',
+      ref: issue.ref ?? '',
       assets: [],
       // By name, as Gitea loads an issue's labels.
       labels: (labelIds.get(issue.id) ?? []).flatMap((id) => (labels.get(id) ? [labels.get(id)!] : []))

@@ -9,6 +9,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { atLeast, repoAccessMode, type AccessMode } from '../permissions.js';
+import { licensesOf } from '../repo-licenses.js';
 import { repoDiskPath, type RepoDeps } from '../repositories.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
 import { topicsStore } from '../../db/topics.js';
@@ -110,7 +111,7 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     branch_count: facts.branchCount ?? 0,
     repo_transfer: null,
     topics: facts.topics ?? [],
-    licenses: [],
+    licenses: licensesOf(repo),
   };
   if (repo.has_issues) {
     out.internal_tracker = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };

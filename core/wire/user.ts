@@ -92,7 +92,7 @@ export function toApiUser(user: UserRow, viewer: UserRow | null, appUrl: string)
     email,
     avatar_url: avatarUrlOf(user, appUrl),
     html_url: htmlUrlOf(user, appUrl),
-    language: '',
+    language: authed ? user.language ?? '' : '',
     is_admin: authed ? user.is_admin : false,
     // Gitea turns a zero unix stamp into 1970-01-01 for admins/self and leaves Go's zero time otherwise.
     last_login: authed ? unixToIso(user.last_login_unix ?? 0)! : ZERO_TIME,

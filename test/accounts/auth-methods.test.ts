@@ -123,7 +123,8 @@ t.test('inactive, prohibited and must-change-password accounts get Gitea\'s 403s
   await updateAccount({ is_active: true, must_change_password: true });
   const change = await asPassword();
   t.equal(change.statusCode, 403);
-  t.same(change.json(), apiError(app, `You must change your password. Change it at: ${config.APP_URL.replace(/\/$/, '')}/user/change_password`));
+  // Gitea's text has a double slash (its AppURL ends with one): checked against Gitea 1.26.4.
+  t.same(change.json(), apiError(app, `You must change your password. Change it at: ${config.APP_URL}/user/change_password`));
   t.equal((await asToken()).statusCode, 403, 'tokens too, as in Gitea');
   await updateAccount({ must_change_password: false });
   t.equal((await asToken()).statusCode, 200);

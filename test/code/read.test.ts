@@ -222,7 +222,7 @@ t.test('code reads', async (t) => {
     t.equal(list.headers['x-total-count'], '2');
     t.same((await api({ url: '/api/v1/repos/owner/lib/tags/v2' })).json(), annotated.json());
     const object = await api({ url: `/api/v1/repos/owner/lib/git/tags/${annotated.json().id}` });
-    t.match(object.json(), { tag: 'v2', sha: annotated.json().id, message: 'A tag message.\n\n:)\n', object: { type: 'commit', sha: special }, tagger: { name: 'owner' } });
+    t.match(object.json(), { tag: 'v2', sha: annotated.json().id, message: 'A tag message.\n\n:)\n', object: { type: 'commit', sha: special }, tagger: { name: 'Gitea', email: 'gitea@fake.local' } });
     t.equal((await api({ url: `/api/v1/repos/owner/lib/git/tags/${c1}` })).statusCode, 400, 'a lightweight tag has no tag object');
     t.equal((await api({ method: 'POST', url: '/api/v1/repos/owner/lib/tags', as: 'owner', body: { tag_name: 'V2' } })).statusCode, 409, 'names clash without case');
     t.equal((await api({ method: 'POST', url: '/api/v1/repos/owner/lib/tags', as: 'owner', body: { tag_name: 'bad..name' } })).statusCode, 422);

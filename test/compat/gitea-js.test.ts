@@ -96,8 +96,7 @@ t.test('gitea-js drives users, repository, pull requests, auto-merge, markdown a
   t.equal((await alice.repos.repoGetPullRequest('alice', 'gadget', 2)).data.merged, false);
   const cancelled = await settle(alice.repos.repoCancelScheduledAutoMerge('alice', 'gadget', 2));
   t.equal(cancelled.status, 204);
-  // Cancelled means a passing check no longer merges it. (An identical DELETE repeated within the
-  // idempotency window gets the first answer, 204, by design: api/pull-operations.ts.)
+  // Cancelled means a passing check no longer merges it.
   const head = (await alice.repos.repoGetPullRequest('alice', 'gadget', 2)).data.head!.sha!;
   const status = await alice.repos.repoCreateStatus('alice', 'gadget', head, { context: 'ci/test', state: 'success' });
   t.equal(status.status, 201);

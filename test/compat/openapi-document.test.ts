@@ -18,6 +18,8 @@ const EXTENSIONS: Record<string, string> = {
   'POST /user/2fa/totp': 'userEnrollTotp',
   'DELETE /user/2fa/totp': 'userDisableTotp',
   'PUT /user/2fa/totp/confirm': 'userConfirmTotp',
+  // Gitea serves it (org.ListUserOrgs under /admin) but its document does not list it.
+  'GET /admin/users/{username}/orgs': 'adminListUserOrgs',
   'GET /repos/{owner}/{repo}/hooks/{id}/deliveries': 'repoListHookDeliveries',
   'GET /repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery}': 'repoGetHookDelivery',
   'POST /repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery}/redeliver': 'repoRedeliverHookDelivery',
@@ -114,7 +116,8 @@ t.test('the document has Gitea\'s operationIds, tags and model names', async (t)
     }
   }
   t.same(problems, [], 'every operation matches Gitea\'s list');
-  t.ok(matched >= 90, `${matched} operations are Gitea's`);
+  // Raised as operations are added: a route dropped from the document (or renamed off Gitea's list) fails here.
+  t.ok(matched >= 208, `${matched} operations are Gitea's`);
 
   const referenced = closure(refs(doc.paths), (n) => refs(doc.definitions[n]));
   t.same(Object.keys(doc.definitions).filter((n) => !referenced.has(n)), [], 'every definition is used');

@@ -25,7 +25,7 @@ function isAncestor(repoPath: string, commit: string, of: string): boolean {
 export function filesMatching(dir: string, pattern: RegExp): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (pattern.test(entry.name)) found.push(join(entry.parentPath ?? entry.path, entry.name).slice(dir.length + 1));
+    if (pattern.test(entry.name)) found.push(join(entry.parentPath, entry.name).slice(dir.length + 1));
   }
   return found;
 }

@@ -26,8 +26,8 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** A fresh server (root without a password on 127.0.0.1), running, removed at teardown. */
-export async function startPrivateMariaDb(t: { teardown(fn: () => unknown): void }): Promise<PrivateMariaDb> {
+/** A fresh server (root without a password on 127.0.0.1), running, removed at teardown; `serverArgs` are added to mariadbd's. */
+export async function startPrivateMariaDb(t: { teardown(fn: () => unknown): void }, serverArgs: string[] = []): Promise<PrivateMariaDb> {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-mariadb-'));
   const datadir = join(dir, 'data');
   const port = await freePort();
@@ -50,6 +50,7 @@ export async function startPrivateMariaDb(t: { teardown(fn: () => unknown): void
       server = spawn('/usr/sbin/mariadbd', [
         '--no-defaults', '--user=root', `--datadir=${datadir}`, `--socket=${join(dir, 'sock')}`, `--pid-file=${join(dir, 'pid')}`,
         `--port=${port}`, '--bind-address=127.0.0.1', '--skip-log-bin', '--innodb-buffer-pool-size=32M', '--innodb-log-file-size=16M',
+        ...serverArgs,
       ], { stdio: ['ignore', 'ignore', 'pipe'] });
       server.stderr!.on('data', (chunk) => (log = (log + chunk).slice(-8000)));
       if (!(await waitFor(() => accepts(port), 60_000, 100))) throw new Error(`the private MariaDB did not start: ${log}`);

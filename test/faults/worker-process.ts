@@ -12,6 +12,11 @@ export interface WorkerProcess {
 }
 
 export function startWorkerProcess(config: Config, extraEnv: Record<string, string> = {}): WorkerProcess {
+  return startRoleProcess(config, 'worker', extraEnv);
+}
+
+/** The service in its own process in `role` (`worker`, or `api` listening on extraEnv.HTTP_PORT), on the test world's database and Temporal. */
+export function startRoleProcess(config: Config, role: 'worker' | 'api', extraEnv: Record<string, string> = {}): WorkerProcess {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     APP_DATA_PATH: config.APP_DATA_PATH, APP_URL: config.APP_URL,
@@ -20,7 +25,7 @@ export function startWorkerProcess(config: Config, extraEnv: Record<string, stri
     SECRET_KEY: config.SECRET_KEY, LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'app', 'main.js'), 'worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'app', 'main.js'), role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));

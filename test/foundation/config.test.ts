@@ -54,3 +54,47 @@ t.test('DB_HOST: host:port over TCP, or (Gitea\'s rule) a path starting with / i
     t.equal(Number(rows[0].answer), 42, `a query through ${host}`);
   }
 });
+
+t.test('Temporal cluster settings: TLS decided as Temporal decides it, files read, tuning', async (t) => {
+  const { temporalConnectionSettings, temporalTlsConfig, workerTuning } = await import('../../app/temporal-settings.js');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'pullhost-config-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const pem = (name: string) => {
+    writeFileSync(join(dir, name), `-----BEGIN ${name}-----\n`);
+    return join(dir, name);
+  };
+  const tls = (env: Record<string, string>) => temporalTlsConfig(loadConfig(env, '/srv'));
+
+  t.equal(tls({}), undefined, 'plain by default (the dev server)');
+  t.same(tls({ TEMPORAL_API_KEY: 'k' }), {}, 'an API key turns TLS on (system CAs)');
+  t.equal(tls({ TEMPORAL_API_KEY: 'k', TEMPORAL_TLS: 'false' }), undefined, 'unless TEMPORAL_TLS=false');
+  t.same(tls({ TEMPORAL_TLS: 'true' }), {});
+  t.same(tls({ TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' }), { serverNameOverride: 'temporal.internal' }, 'any TLS setting turns it on');
+  const full = tls({ TEMPORAL_TLS_SERVER_CA_CERT_PATH: pem('CA'), TEMPORAL_TLS_CLIENT_CERT_PATH: pem('CERT'), TEMPORAL_TLS_CLIENT_KEY_DATA: '-----BEGIN KEY-----' });
+  t.equal(Buffer.from(full!.serverRootCACertificate!).toString(), '-----BEGIN CA-----\n', 'the CA file is read');
+  t.equal(Buffer.from(full!.clientCertPair!.crt).toString(), '-----BEGIN CERT-----\n');
+  t.equal(Buffer.from(full!.clientCertPair!.key).toString(), '-----BEGIN KEY-----', '_DATA gives the PEM itself');
+  const settings = temporalConnectionSettings(loadConfig({ TEMPORAL_API_KEY: 'secret-key' }, '/srv'), 'cloud.example:7233');
+  t.same(settings, { address: 'cloud.example:7233', tls: {}, apiKey: 'secret-key' });
+
+  t.throws(() => tls({ TEMPORAL_TLS_CLIENT_CERT_PATH: join(dir, 'absent.pem'), TEMPORAL_TLS_CLIENT_KEY_PATH: pem('KEY') }),
+    { message: `TEMPORAL_TLS_CLIENT_CERT_PATH: cannot read ${join(dir, 'absent.pem')}: ENOENT` });
+  t.throws(() => loadConfig({ TEMPORAL_TLS_SERVER_CA_CERT_PATH: 'a', TEMPORAL_TLS_SERVER_CA_CERT_DATA: 'b' }), { message: /^TEMPORAL_TLS_SERVER_CA_CERT_PATH and TEMPORAL_TLS_SERVER_CA_CERT_DATA: give one/ });
+  t.throws(() => loadConfig({ TEMPORAL_TLS_CLIENT_KEY_PATH: 'k' }), { message: /^TEMPORAL_TLS_CLIENT_CERT_PATH is missing/ });
+  t.throws(() => loadConfig({ TEMPORAL_TLS: 'maybe' }), { message: /^TEMPORAL_TLS must be true or false/ });
+  t.throws(() => loadConfig({ TEMPORAL_TLS_DISABLE_HOST_VERIFICATION: 'true' }), { message: /^TEMPORAL_TLS_DISABLE_HOST_VERIFICATION is not supported/ });
+
+  t.same(workerTuning(loadConfig({}, '/srv')), {}, "the SDK's defaults unless set");
+  t.same(workerTuning(loadConfig({
+    TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '8', TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: '16',
+    TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '4', TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: '0',
+  }, '/srv')), { maxConcurrentWorkflowTaskExecutions: 8, maxConcurrentActivityTaskExecutions: 16, maxConcurrentLocalActivityExecutions: 4, maxCachedWorkflows: 0 });
+  t.throws(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: 'lots' }), { message: /^TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES must be an integer/ });
+  t.throws(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: '0' }), { message: /^TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES/ });
+  t.throws(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' }), { message: /sticky/ });
+  t.doesNotThrow(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1', TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: '0' }));
+  t.throws(() => loadConfig({ DB_SSL_MODE: 'verify-full' }), { message: /^DB_SSL_MODE/ });
+});

@@ -97,6 +97,10 @@ t.test('bad configuration and unreachable parts give a clear message and a non-z
   t.equal(noDb.status, 1);
   t.match(noDb.stderr, /^cannot start: cannot use the database, MySQL at 127.0.0.1:1/);
   t.notMatch(noDb.stderr, /\n\s+at /, 'no stack trace');
+  // knex's own warnings go through the service's logger (JSON when piped), not to the console.
+  const knexLines = noDb.stdout.split('\n').filter((line) => line.includes('Acquire connection error'));
+  t.ok(knexLines.length > 0, 'knex said it could not connect');
+  for (const line of knexLines) t.match(JSON.parse(line), { level: 40, component: 'knex', msg: /^Acquire connection error/ }, 'as a pino line');
 
   const noTemporal = spawnSync(process.execPath, [main, 'worker'], { env: { ...process.env, APP_DATA_PATH: dataDir, DB_TYPE: 'sqlite3', TEMPORAL_ADDRESS: '127.0.0.1:1' }, encoding: 'utf8', timeout: 60_000 });
   t.equal(noTemporal.status, 1);

@@ -93,3 +93,20 @@ function diff(a: string, b: string): string {
   const right = new Set(b.split('\n'));
   return [...[...left].filter((l) => !right.has(l)).map((l) => `- ${l}`), ...[...right].filter((l) => !left.has(l)).map((l) => `+ ${l}`)].join('\n');
 }
+
+/**
+ * Racing mode: `runs` generated requests, each sent `copies` times at once. Every answer must pass
+ * the same checks (no 5xx, Gitea's error shape); which copy wins is not checked.
+ */
+export async function raceRoute(w: HostileWorld, route: Route, parts: { body: boolean; headers: boolean }, runs: number, copies: number, log: ProbeLog, seed: number): Promise<void> {
+  for (const req of fc.sample(requestFor(w, route, parts), { numRuns: runs, seed })) {
+    const answers = await Promise.all(Array.from({ length: copies }, () => w.app.inject({ method: req.method, url: req.url, headers: req.headers, ...(req.payload !== undefined ? { payload: req.payload } : {}) })));
+    const where = `${copies} × ${req.method} ${req.url.slice(0, 200)} [${JSON.stringify(req.headers).slice(0, 200)}] body=${String(req.payload ?? '').slice(0, 120)}`;
+    for (const res of answers) {
+      log.requests++;
+      log.statuses.set(res.statusCode, (log.statuses.get(res.statusCode) ?? 0) + 1);
+      if (res.statusCode >= 400 && res.statusCode < 500) log.rejected++;
+      for (const p of answerProblems(route, res)) log.problems.push(`${where} -> ${p}`);
+    }
+  }
+}

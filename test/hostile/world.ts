@@ -49,7 +49,8 @@ function refsOnDisk(root: string): string[] {
     }
   };
   if (!existsSync(root)) return out;
-  for (const owner of readdirSync(root).sort()) {
+  // Owners' folders only: the storage marker (core/repository-storage.ts) is a file beside them.
+  for (const owner of readdirSync(root).filter((name) => !name.startsWith('.')).sort()) {
     for (const repo of readdirSync(join(root, owner)).sort()) {
       const dir = join(root, owner, repo);
       walk(join(dir, 'refs'), `${owner}/${repo}/refs`);

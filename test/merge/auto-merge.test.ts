@@ -70,10 +70,10 @@ t.test('cancel, permissions, merging at once when nothing is pending, and schedu
   const body = { do: 'merge', merge_when_checks_succeed: true };
   const cancelAgain = () => w.api({ method: 'DELETE', url: `/api/v1/repos/alice/widget/pulls/${again}/merge`, as: 'alice' });
   t.equal((await merge(w, again, body)).statusCode, 201, 'scheduled');
-  t.equal((await merge(w, again, body)).statusCode, 201, 'a repeat right away is the same request: its first answer');
+  t.equal((await merge(w, again, body)).statusCode, 409, 'a second schedule is told it is already scheduled');
   t.equal(await schedules(), 1, 'scheduled once');
   t.equal((await cancelAgain()).statusCode, 204, 'cancelled');
-  // Without an Idempotency-Key the request is identified by its body, but a cancel came between.
+  // The same request again after the cancel is a new schedule.
   t.equal((await merge(w, again, body)).statusCode, 201, 'scheduled again');
   t.equal((await w.db('pull_auto_merges').where({ pull_id: againRow.id })).length, 1, 'the new schedule is recorded');
   t.equal(await schedules(), 2, 'two schedules in the timeline');

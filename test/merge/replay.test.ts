@@ -37,10 +37,14 @@ if (process.env.RECORD_HISTORIES === '1') {
     const w = await pullWorld(t);
     const status = (sha: string, state: string) => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${sha}`, as: 'alice', body: { state, context: 'ci' } });
 
-    // Checked, merged, its base move announced.
+    // Checked, merged, its base move announced, a late merge refused.
     const merged = await openPull(w, 'rec-merge', { 'merge.txt': 'm\n' });
     t.equal(await settledMergeable(w, merged, true), true);
     t.equal((await merge(w, merged, { do: 'merge' })).statusCode, 200);
+    // A late second merge, answered by the run while it lingers before ending.
+    const lingering = await workflowOf(w, merged);
+    t.ok(await waitFor(async () => (await lingering.fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 10_000, 50), 'the merged run lingers');
+    t.equal((await merge(w, merged, { do: 'merge' })).statusCode, 405);
     await record(w, merged, 'merge');
 
     // Behind its base, updated by merge, then squashed with its head branch deleted.

@@ -24,7 +24,7 @@ t.test('update by merge and by rebase', async (t) => {
   t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'carol' })).statusCode, 403, 'a reader may not update');
   t.equal((await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'alice' })).statusCode, 200, 'an up-to-date head is fine');
   t.equal((await merge(w, p, {})).statusCode, 200);
-  // A distinct key: the same request repeated within seconds would be taken for a retry of the last one.
+  // The same request as the last update, judged afresh: the pull request is merged now.
   const afterMerge = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${p}/update`, as: 'alice', headers: { 'idempotency-key': 'after-merge' } });
   t.equal(afterMerge.statusCode, 422, 'merged pull requests cannot be updated');
 });

@@ -46,6 +46,9 @@ t.test('organizations, memberships and teams', async (t) => {
     await w.must(204, { url: '/api/v1/orgs/acme/public_members/bob', as: null });
     await w.must(404, { url: '/api/v1/orgs/acme/public_members/alice', as: null });
     await w.must(404, { url: '/api/v1/orgs/acme/public_members/nobody', as: null });
+    // Twenty at once (a retrying client): each is 204, the membership public once.
+    await Promise.all(Array.from({ length: 20 }, () => w.must(204, { method: 'PUT', url: '/api/v1/orgs/acme/public_members/bob', as: 'bob' })));
+    t.same(names((await w.must(200, { url: '/api/v1/orgs/acme/public_members', as: null })).json()), ['bob'], 'publicized concurrently, listed once');
 
     await w.must(204, { url: '/api/v1/orgs/acme/members/rita', as: 'bob' });
     await w.must(404, { url: '/api/v1/orgs/acme/members/carol', as: 'bob' });

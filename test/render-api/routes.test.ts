@@ -64,7 +64,7 @@ t.test('markdown and markup endpoints', async (t) => {
 });
 
 t.test('the pool stops runaway work and refuses work beyond its queue', async (t) => {
-  const { app } = await startTestServices(t, { env: { POOL_TASK_TIMEOUT_MS: '1000', POOL_MAX_THREADS: '1', POOL_MIN_THREADS: '1', POOL_MAX_QUEUE: '2', MARKUP_BODY_LIMIT: String(8 * 1024 * 1024) } });
+  const { app } = await startTestServices(t, { env: { POOL_TASK_TIMEOUT_MS: '300', POOL_MAX_THREADS: '1', POOL_MIN_THREADS: '1', POOL_MAX_QUEUE: '2', MARKUP_BODY_LIMIT: String(8 * 1024 * 1024) } });
   const render = (text: string) => app.inject({ method: 'POST', url: '/api/v1/markdown', payload: { Mode: 'gfm', Text: text } });
   const list = (n: number) => Array.from({ length: n }, (_, i) => `- item ${i} with **bold** and [link](https://example.com/${i})`).join('\n');
   const warm = await render('warm up');
@@ -76,9 +76,10 @@ t.test('the pool stops runaway work and refuses work beyond its queue', async (t
   t.equal(busy[0]?.headers['retry-after'], '1');
   t.match(busy[0]?.json(), { message: /busy/ });
 
+  // Node 24 renders this list in well under a second; 300 ms is still far beyond the small renders above.
   const slow = await render(list(60000));
   t.equal(slow.statusCode, 422, 'a render over the time limit is stopped with a clear 4xx');
-  t.match(slow.json(), { message: /longer than 1000 ms/ });
+  t.match(slow.json(), { message: /longer than 300 ms/ });
 
   // The stopped thread is replaced; under load its start can take a while, so allow a few tries.
   let after = await render('*ok*');
