@@ -4,6 +4,7 @@ import t, { type Test } from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { payloadOf, Receiver, signatureOf, type Received } from './receiver.js';
 import { checkWithGiteaStructs } from './gitea-structs.js';
+import { webhookIdKey, webhookOwnerKey } from '../../workflows/webhook-messages.js';
 
 const SECRET = 'hook-secret';
 let w: PullWorld;
@@ -227,4 +228,14 @@ t.test("Gitea's own payload structs decode every payload: no unknown field at an
   const { status, output } = await checkWithGiteaStructs(receiver.received);
   t.equal(status, 0, output);
   t.match(output, new RegExp(`checked ${receiver.received.length} payloads`));
+});
+
+t.test("the Temporal UI finds the hook's delivery workflow by its search attributes and reads its memo", async (t) => {
+  const hook = (await w.api({ url: '/api/v1/repos/alice/widget/hooks', as: 'alice' })).json()[0];
+  const handle = w.pullWorkflows!.client.workflow.getHandle(`${w.config.TEMPORAL_WORKFLOW_ID_PREFIX}webhook/${hook.id}`);
+  const described = await handle.describe();
+  t.equal(described.typedSearchAttributes.get(webhookIdKey), hook.id);
+  t.equal(described.typedSearchAttributes.get(webhookOwnerKey), 'alice/widget');
+  t.match(described.memo, { target: receiver.url, owner: 'alice/widget', lastOutcome: /^delivered: HTTP 200/ });
+  t.match(String(described.memo?.lastDelivery), /^[0-9a-f-]{36}$/);
 });
