@@ -82,7 +82,7 @@ const repositoryFields = {
   object_format_name: Type.String(),
   mirror_updated: Type.String(),
   branch_count: Type.Integer(),
-  repo_transfer: Type.Null(),
+  repo_transfer: Type.Optional(Type.Null({ description: 'never sent: no transfers (Gitea omits it when there is none)' })),
   topics: Type.Array(Type.String()),
   licenses: Type.Array(Type.String()),
 };

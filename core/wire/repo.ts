@@ -59,6 +59,7 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     private: repo.is_private,
     fork: repo.fork_id !== null,
     template: repo.is_template,
+    ...(facts.parent ? { parent: facts.parent } : {}),
     mirror: false,
     size: facts.sizeKiB ?? 0,
     language: '',
@@ -73,6 +74,7 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     stars_count: 0,
     forks_count: repo.num_forks,
     watchers_count: 0,
+    branch_count: facts.branchCount ?? 0,
     open_issues_count: facts.openIssues ?? 0,
     open_pr_counter: facts.openPulls ?? 0,
     release_counter: 0,
@@ -82,7 +84,10 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     updated_at: time(repo.updated_unix),
     archived_at: repo.archived_unix > 0 ? time(repo.archived_unix) : '1970-01-01T00:00:00Z',
     permissions: { admin: atLeast(mode, 'admin'), push: atLeast(mode, 'write'), pull: atLeast(mode, 'read') },
+    has_code: true,
     has_issues: repo.has_issues,
+    // Gitea's omitempty: only a repository with issues has a tracker.
+    ...(repo.has_issues ? { internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true } } : {}),
     has_wiki: repo.has_wiki,
     has_pull_requests: repo.has_pull_requests,
     has_projects: false,
@@ -90,7 +95,6 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     has_releases: false,
     has_packages: false,
     has_actions: false,
-    has_code: true,
     ignore_whitespace_conflicts: repo.ignore_whitespace_conflicts,
     allow_merge_commits: repo.allow_merge_commits,
     allow_rebase: repo.allow_rebase,
@@ -108,15 +112,9 @@ export function toApiRepo(view: RepoView, viewer: UserRow | null, appUrl: string
     mirror_interval: '',
     object_format_name: 'sha1',
     mirror_updated: ZERO_TIME,
-    branch_count: facts.branchCount ?? 0,
-    repo_transfer: null,
     topics: facts.topics ?? [],
     licenses: licensesOf(repo),
   };
-  if (repo.has_issues) {
-    out.internal_tracker = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
-  }
-  if (facts.parent) out.parent = facts.parent;
   return out;
 }
 

@@ -40,7 +40,7 @@ const NOT_DESCRIBED: Record<string, string> = {
   CreatePullReviewComment: 'inline review comments are not accepted yet',
   ExternalTracker: 'repositories have no external tracker',
   ExternalWiki: 'repositories have no external wiki',
-  RepoTransfer: '`repo_transfer` is always null (no transfers)',
+  RepoTransfer: '`repo_transfer` is never sent (no transfers; Gitea omits it when there is none)',
   Organization: 'reached from Repository only through RepoTransfer',
   Team: 'reached from Repository only through RepoTransfer',
   TrackedTime: '`tracked_time` is always null (no time tracking)',

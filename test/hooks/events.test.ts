@@ -1,5 +1,8 @@
 // Every event a Gitea hook hears, caused through the API and git, arrives at a real receiver with
 // Gitea's headers, a valid signature and Gitea's payload shape, in the order the changes happened.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../app/paths.js';
 import t, { type Test } from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { payloadOf, Receiver, signatureOf, type Received } from './receiver.js';
@@ -20,7 +23,11 @@ t.before(async () => {
   } });
   t.equal(made.statusCode, 201, made.body);
 });
-t.teardown(() => receiver.stop());
+t.teardown(async () => {
+  // WEBHOOK_PAYLOAD_DUMP=<file> keeps what arrived, to compare with a reference Gitea's deliveries.
+  if (process.env.WEBHOOK_PAYLOAD_DUMP) writeFileSync(process.env.WEBHOOK_PAYLOAD_DUMP, receiver.received.map((r) => JSON.stringify(r)).join('\n'));
+  await receiver.stop();
+});
 
 /** The deliveries caused since the last call: waits for `count` of them, checks headers and signature. */
 async function next(t: Test, count: number): Promise<Array<{ r: Received; event: string; type: string; p: Record<string, any> }>> {
@@ -238,4 +245,31 @@ t.test("the Temporal UI finds the hook's delivery workflow by its search attribu
   t.equal(described.typedSearchAttributes.get(webhookOwnerKey), 'alice/widget');
   t.match(described.memo, { target: receiver.url, owner: 'alice/widget', lastOutcome: /^delivered: HTTP 200/ });
   t.match(String(described.memo?.lastDelivery), /^[0-9a-f-]{36}$/);
+});
+
+t.test("every payload has Gitea's fields in Gitea's order, where a Gitea 1.26.4 sent the same kind", async (t) => {
+  const fixture = JSON.parse(readFileSync(join(projectRoot, 'test', 'fixtures', 'gitea-webhook-payloads.json'), 'utf8')) as { payloads: Record<string, unknown> };
+  const problems: string[] = [];
+  // Objects must have exactly Gitea's keys in Gitea's order; a null on either side (an empty
+  // milestone, say) and an empty list say nothing about shape.
+  const compare = (theirs: unknown, ours: unknown, path: string) => {
+    if (theirs === null || ours === null || typeof theirs !== 'object' || typeof ours !== 'object') return;
+    if (Array.isArray(theirs)) {
+      if (Array.isArray(ours) && theirs.length && ours.length) compare(theirs[0], ours[0], `${path}[]`);
+      return;
+    }
+    const [a, b] = [Object.keys(theirs), Object.keys(ours)];
+    if (a.join() !== b.join()) problems.push(`${path}: Gitea ${a.join()} / ours ${b.join()}`);
+    for (const k of a) if (k in (ours as object)) compare((theirs as Record<string, unknown>)[k], (ours as Record<string, unknown>)[k], `${path}.${k}`);
+  };
+  let compared = 0;
+  for (const r of receiver.received) {
+    const p = payloadOf(r);
+    const kind = `${r.headers['X-Gitea-Event-Type']}/${(p.action as string | undefined) ?? ''}`;
+    if (!(kind in fixture.payloads)) continue;
+    compared++;
+    compare(fixture.payloads[kind], p, kind);
+  }
+  t.ok(compared >= 10, `${compared} payloads compared`);
+  t.same([...new Set(problems)], []);
 });
