@@ -4,7 +4,7 @@
 import t from 'tap';
 import { openSecret } from '../../core/auth/secret-box.js';
 import { startTestServices, type TestServices } from '../helper.js';
-import { call, makeUser, type Call } from '../repos/fixtures.js';
+import { basic, call, makeUser, type Call } from '../repos/fixtures.js';
 import { payloadOf, Receiver, signatureOf } from './receiver.js';
 
 let app: TestServices['app'];
@@ -198,4 +198,15 @@ t.test("a user's own hooks hear every repository the user owns", async (t) => {
   t.equal(deliveries.statusCode, 200);
   t.equal(deliveries.json()[0].event, 'issues');
   t.equal((await api({ method: 'DELETE', url: `/api/v1/user/hooks/${made.json().id}`, as: 'hana' })).statusCode, 204);
+});
+
+t.test("token scopes: reading a repository's hooks needs read:repository, changing them write:repository", async (t) => {
+  const made = await app.inject({ method: 'POST', url: '/api/v1/users/hana/tokens', headers: basic('hana'), payload: { name: 'hooks-read', scopes: ['read:repository'] } });
+  t.equal(made.statusCode, 201, made.body);
+  const auth = { authorization: `token ${made.json().sha1}` };
+  t.equal((await app.inject({ url: hooks, headers: auth })).statusCode, 200);
+  const write = await app.inject({ method: 'POST', url: hooks, headers: auth, payload: base });
+  t.equal(write.statusCode, 403);
+  t.match(write.json().message, /token does not have at least one of required scope/);
+  t.equal((await app.inject({ url: '/api/v1/orgs/guild/hooks', headers: auth })).statusCode, 403, 'organization hooks need an organization scope');
 });
