@@ -12,6 +12,7 @@ import { createActivities, type ActivityDeps } from './activities.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities.js';
 import { WebhookWorkflows } from './webhook-client.js';
 import { hooksStore } from '../db/hooks.js';
+import { openDatabase, type DatabaseSettings } from '../db/connection.js';
 import { webhookActivityQueue } from '../workflows/webhook-messages.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { acceptMergePrefetches } from '../core/pulls/merge-prefetch.js';
@@ -90,13 +91,20 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
-export type WorkerDeps = ActivityDeps & WebhookActivityDeps & { config: { WEBHOOK_MAX_CONCURRENT_DELIVERIES: number } };
+export type WorkerDeps = ActivityDeps & WebhookActivityDeps & { config: DatabaseSettings & { WEBHOOK_MAX_CONCURRENT_DELIVERIES: number } };
+
+/**
+ * Connections of the webhook activities' own pool: a burst of deliveries and payloads then waits
+ * for these, never for the connections the API's requests and the pull requests' activities use.
+ */
+const WEBHOOK_DB_CONNECTIONS = 4;
 
 export async function startTemporalWorker(settings: WorkerSettings, deps: WorkerDeps): Promise<RunningWorker> {
   await ensureSearchAttributes(settings, settings.namespace);
   const connection = await NativeConnection.connect(connectionOptions(settings));
   let worker: Worker;
   let webhookWorker: Worker;
+  const webhookDb = openDatabase({ ...deps.config, DB_MAX_CONNECTIONS: Math.min(WEBHOOK_DB_CONNECTIONS, deps.config.DB_MAX_CONNECTIONS) });
   try {
     worker = await Worker.create({
       connection,
@@ -110,18 +118,20 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Worker
       connection,
       namespace: settings.namespace,
       taskQueue: webhookActivityQueue(settings.taskQueue),
-      activities: createWebhookActivities(deps),
+      activities: createWebhookActivities({ ...deps, db: webhookDb }),
       // One slot per hook delivering at once, plus the dispatcher's.
       maxConcurrentActivityTaskExecutions: deps.config.WEBHOOK_MAX_CONCURRENT_DELIVERIES + 1,
     });
   } catch (err) {
     await connection.close();
+    await webhookDb.destroy();
     throw err;
   }
   // The API of this process may now read a merge's inputs ahead for this worker's activities.
   const stopPrefetches = acceptMergePrefetches();
-  const done = Promise.all([worker.run(), webhookWorker.run()]).then(() => undefined).finally(() => {
+  const done = Promise.all([worker.run(), webhookWorker.run()]).then(() => undefined).finally(async () => {
     stopPrefetches();
+    await webhookDb.destroy();
     return connection.close();
   });
   // Events recorded while no worker ran are dispatched now (a hook created since starts it too).

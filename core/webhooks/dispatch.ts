@@ -9,7 +9,7 @@ import { PayloadContext, type PayloadDeps } from './payloads/context.js';
 import { buildPayloadText, eventDetail } from './payloads/index.js';
 
 /** Payloads built at once in one batch: each costs a few queries and sometimes git. */
-const BUILD_CONCURRENCY = 8;
+const BUILD_CONCURRENCY = 4;
 
 export interface DispatchOutcome {
   /** Events taken from the outbox (dispatched or dropped). */
