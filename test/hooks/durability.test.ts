@@ -7,12 +7,18 @@ import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { Receiver } from './receiver.js';
 
 let w: PullWorld;
+const lookedUp: string[] = [];
+/** The worker's resolver in this world: `*.test` names answered here, as a DNS server would. */
+async function resolveTestNames(host: string) {
+  lookedUp.push(host);
+  return [{ address: host === 'rebound.test' ? '10.20.30.40' : '127.0.0.1', family: 4 }];
+}
 const down = new Receiver();
 const healthy = new Receiver();
 
 t.before(async () => {
   await Promise.all([down.start(), healthy.start()]);
-  w = await pullWorld(t, { env: {
+  w = await pullWorld(t, { webhookResolve: resolveTestNames, env: {
     WEBHOOK_ALLOWED_HOST_LIST: 'loopback', WEBHOOK_DELIVER_TIMEOUT: '1',
     WEBHOOK_RETRY_MIN_BACKOFF_MS: '100', WEBHOOK_RETRY_MAX_BACKOFF_MS: '400', WEBHOOK_RETRY_WINDOW: '60',
   } });
@@ -140,4 +146,20 @@ t.test('an address the allow list refuses is not tried, and not retried', async 
   t.match(d, { status: 'failed', attempts: 1, response: null });
   t.match(d!.error, /webhook can only call allowed HTTP servers \(check your WEBHOOK_ALLOWED_HOST_LIST setting\), deny '10\.255\.255\.1/);
   await setActive(hook, false);
+});
+
+t.test("a name is checked on the address it resolves to, in the worker's deliveries", async (t) => {
+  const before = healthy.received.length;
+  const refused = await makeHook(`http://rebound.test:${healthy.port}/hook`);
+  const allowed = await makeHook(`http://loopback.test:${healthy.port}/hook`);
+  await comment('by name');
+  const [r] = await until(refused, (ds) => ds[0]?.status === 'failed');
+  t.match(r!.error, /deny 'rebound\.test\(10\.20\.30\.40\)'/, 'refused on the address the name resolved to');
+  const [a] = await until(allowed, (ds) => ds[0]?.status === 'delivered');
+  t.equal(a!.status, 'delivered', 'a name that resolves to an allowed address is delivered to');
+  t.equal(healthy.received.length, before + 1, 'only the allowed one reached the receiver');
+  t.equal(healthy.received.at(-1)!.headers.Host, `loopback.test:${healthy.port}`);
+  t.ok(lookedUp.includes('rebound.test') && lookedUp.includes('loopback.test'), "the worker asked this world's resolver");
+  await setActive(refused, false);
+  await setActive(allowed, false);
 });

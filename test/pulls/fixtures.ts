@@ -2,7 +2,7 @@
 // alice/widget made through the API, a fork bob/widget, and branches pushed with the git binary.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { startTestServices, type TestServices } from '../helper.js';
+import { startTestServices, type TestOptions, type TestServices } from '../helper.js';
 import { call, cloneUrl, fixtureToken, gitSandbox, makeUser, PASSWORD, tokenAuthHeader, type Call } from '../repos/fixtures.js';
 import type { UserRow } from '../../db/users.js';
 
@@ -24,9 +24,9 @@ export interface PullWorld extends TestServices {
 
 export async function pullWorld(
   t: Tap,
-  opts: { env?: Record<string, string>; worker?: boolean; dbType?: 'mysql' | 'sqlite3'; temporal?: boolean; temporalAddress?: string } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; dbType?: 'mysql' | 'sqlite3'; temporal?: boolean; temporalAddress?: string; webhookResolve?: TestOptions['webhookResolve'] } = {},
 ): Promise<PullWorld> {
-  const services = await startTestServices(t, { temporal: opts.temporal ?? true, listen: true, env: opts.env, worker: opts.worker, dbType: opts.dbType, temporalAddress: opts.temporalAddress });
+  const services = await startTestServices(t, { temporal: opts.temporal ?? true, listen: true, env: opts.env, worker: opts.worker, dbType: opts.dbType, temporalAddress: opts.temporalAddress, webhookResolve: opts.webhookResolve });
   const { app, db, baseUrl } = services;
   const { home, git } = gitSandbox(t);
   const users = {
