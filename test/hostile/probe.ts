@@ -1,6 +1,7 @@
 // Sends one generated request and checks it: no 5xx, Gitea's error shape, and — when the request
 // was rejected (4xx) — the same row counts and refs on disk before and after.
 import fc from 'fast-check';
+import type { Test } from 'tap';
 import type { HostileWorld, Route } from './world.js';
 import { answerProblems } from './world.js';
 import { bodyFor, headersFor, headerText, identity, pathFor, queryFor, rawJsonText, type Identity } from './arbitraries.js';
@@ -109,4 +110,19 @@ export async function raceRoute(w: HostileWorld, route: Route, parts: { body: bo
       for (const p of answerProblems(route, res)) log.problems.push(`${where} -> ${p}`);
     }
   }
+}
+
+/**
+ * Probes every route in turn and checks the run as a whole: no broken rule, the server still answers
+ * and the token in use survived the batch.
+ */
+export async function probeEveryRoute(t: Test, w: HostileWorld, parts: { body: boolean; headers: boolean }, runs: number, seed: number): Promise<void> {
+  const log = newLog();
+  for (const [i, route] of w.routes.entries()) await probeRoute(w, route, parts, runs, log, seed + i);
+  t.comment(`${log.requests} requests, ${log.rejected} rejected; statuses ${JSON.stringify(Object.fromEntries(log.statuses))}`);
+  t.same(log.problems, [], 'no 5xx, Gitea-shaped errors, no change after a rejection');
+  const health = await w.app.inject('/api/healthz');
+  t.equal(health.statusCode, 200, 'the server still answers');
+  const me = await w.app.inject({ url: '/api/v1/user', headers: { authorization: `token ${w.tokens.alice}` } });
+  t.equal(me.statusCode, 200, 'the token in use survived the batch');
 }
