@@ -15,6 +15,7 @@ import {
 } from '../git/index.js';
 import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows/pull-messages.js';
 import { announceRefMoves } from './webhooks/ref-events.js';
+import { noteBranchMoved } from './pulls/landing/index.js';
 
 export interface RefUpdate {
   ref: string;
@@ -106,6 +107,7 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
     repo = { ...repo, ...fields };
   }
 
+  for (const u of branchUpdates) noteBranchMoved(repo.id, u.branch);
   for (const u of branchUpdates) await branchMoved(services, repo, path, u.branch, u.newSha, result);
   return result;
 }
@@ -168,6 +170,9 @@ export async function repositoryBranchMoved(services: PushServices, repoId: numb
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
   const repo = await reposStore(services.db).byId(repoId);
   if (!repo) return result; // deleted meanwhile: nobody left to tell
-  await branchMoved(services, repo, await repoPath(services, repo), branch, newSha, result);
+  const path = await repoPath(services, repo);
+  // Announcements are coalesced (core/pulls/landing/base-moved.ts): tell where the branch is now.
+  const now = isZeroSha(newSha) ? null : await resolveRef(path, branchRef(branch));
+  await branchMoved(services, repo, path, branch, now ?? newSha, result);
   return result;
 }

@@ -25,6 +25,7 @@ import { isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
 import { planMergeCommit } from './merge-commit.js';
 import type { OperationDeps, PullOperationContext } from './operation-context.js';
 import { loadMergeInputs, takeMergeInputs, type MergeInputs } from './merge-prefetch.js';
+import { landAutoMerge } from './auto-merge-landing.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
 // Racing merges into one base each retry on the new base; this bounds the retries under contention.
@@ -40,7 +41,7 @@ export function mergeCommitStats(): Readonly<typeof commitStats> {
   return { ...commitStats };
 }
 
-function refuse(status: number, message: string, extra: Partial<MergeOutcome> = {}): MergeOutcome {
+export function refuse(status: number, message: string, extra: Partial<MergeOutcome> = {}): MergeOutcome {
   return { status, body: { message }, ...extra };
 }
 
@@ -49,7 +50,7 @@ function refuse(status: number, message: string, extra: Partial<MergeOutcome> = 
  * auto-merge. With `moveRef`, the rows are written first and committed only when it moves the base
  * branch (false: rolled back, nothing recorded); see recordMergeAroundRefUpdate.
  */
-async function recordMerge(
+export async function recordMerge(
   db: Knex, ctx: PullOperationContext, doer: UserRow, style: MergeStyle, commit: string, mergeBase: string, operationId: string,
   moveRef?: () => Promise<boolean>, baseBefore?: string,
 ): Promise<boolean> {
@@ -114,7 +115,7 @@ async function recordMergeAroundRefUpdate(
 }
 
 /** A retry of an operation that already journalled or finished its merge completes it, nothing more. */
-async function resumeJournalled(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeOperation): Promise<MergeOutcome | null> {
+export async function resumeJournalled(deps: OperationDeps, ctx: PullOperationContext, doer: UserRow, op: MergeOperation): Promise<MergeOutcome | null> {
   if (ctx.pull.merge_operation_id !== op.operationId) return null;
   if (ctx.pull.has_merged) return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), moved: baseMoved(ctx, ctx.pull.merge_commit_sha ?? '') };
   const pending = ctx.pull.pending_merge_commit;
@@ -130,11 +131,11 @@ async function resumeJournalled(deps: OperationDeps, ctx: PullOperationContext, 
 }
 
 /** The base branch a merge moved to `commit` (the other pull requests into it check again). */
-function baseMoved(ctx: PullOperationContext, commit: string): MergeOutcome['moved'] {
+export function baseMoved(ctx: PullOperationContext, commit: string): MergeOutcome['moved'] {
   return { repoId: ctx.baseRepo.id, branch: ctx.pull.base_branch, sha: commit };
 }
 
-function shouldDeleteBranch(ctx: PullOperationContext, op: MergeRequest): boolean {
+export function shouldDeleteBranch(ctx: PullOperationContext, op: MergeRequest): boolean {
   return op.deleteBranchAfterMerge ?? ctx.baseRepo.default_delete_branch_after_merge;
 }
 
@@ -147,7 +148,7 @@ async function manualMerge(deps: OperationDeps, ctx: PullOperationContext, doer:
   return { status: 200 };
 }
 
-function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
+export function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
   if (err instanceof MergeConflictError) {
     return { status: 409, body: { raw: { Style: style, StdOut: '', StdErr: `CONFLICT (content): ${err.conflictedFiles.join(', ')}`, Err: {}, ConflictedFiles: err.conflictedFiles, ...(err.commitSha ? { CommitSHA: err.commitSha } : {}) } } };
   }
@@ -161,6 +162,8 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
 }
 
 export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
+  // An auto-merge that is due lands with the others due into its base (core/pulls/auto-merge-landing.ts).
+  if (op.landTogether && op.style !== 'manually-merged') return landAutoMerge(deps, key, op);
   const first: MergeInputs = (await takeMergeInputs(deps, key, op.operationId)) ?? await readInputs(deps, key, op);
   // What was read before the lock is still current when nobody held it; after a wait, another
   // merge into the same base may have changed it.
