@@ -21,6 +21,8 @@ export interface DevServerOptions {
 export interface DevServer {
   address: string;
   uiUrl: string;
+  /** The CLI's process id (benchmarks read its resident memory). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   return {
     address: `127.0.0.1:${o.port}`,
     uiUrl: `http://localhost:${o.uiPort}`,
+    pid: child.pid,
     async stop() {
       if (exited) return;
       child.kill('SIGTERM');

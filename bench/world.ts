@@ -28,14 +28,18 @@ export interface BenchWorld {
   base: string;
   auth: string;
   repoPath: string;
-  /** Makes branch `name` with one new file on top of main, straight in the bare repository. */
-  branch(name: string, file: string, content: string): Promise<string>;
+  /** Makes branch `name` with one new file on top of main, straight in the bare repository (`repoPath`: another one). */
+  branch(name: string, file: string, content: string, repoPath?: string): Promise<string>;
+  /** Creates repository bench/<name> (auto-initialised) and returns its path. */
+  createRepo(name: string): Promise<string>;
   /** Buffered git commands the service has run so far (its `/metrics` counter). */
   serviceGitCommands(): Promise<number>;
   /** A counter of the service's /metrics, by its labels as written there (`written="writtenAhead"`). */
   serviceCounters(metric: string): Promise<Map<string, number>>;
   /** The service process's peak resident memory so far (VmHWM), MiB. */
   servicePeakRssMiB(): number;
+  /** Resident memory now (VmRSS), MiB, of the service and of the Temporal dev server. */
+  rssMiB(): { service: number; temporal: number };
   close(): Promise<void>;
 }
 
@@ -89,11 +93,15 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
   const tokenReply = await fetch(`${config.APP_URL}api/v1/users/bench/tokens`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', scopes: ['all'] }) });
   if (tokenReply.status !== 201) throw new Error(`token: ${tokenReply.status} ${await tokenReply.text()}`);
   const auth = `token ${((await tokenReply.json()) as { sha1: string }).sha1}`;
-  const created = await fetch(`${config.APP_URL}api/v1/user/repos`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', auto_init: true }) });
-  if (created.status !== 201) throw new Error(`repository: ${created.status} ${await created.text()}`);
-  const repoPath = repoDiskPath(config, 'bench', 'bench');
+  async function createRepo(name: string): Promise<string> {
+    const created = await fetch(`${config.APP_URL}api/v1/user/repos`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ name, auto_init: true }) });
+    if (created.status !== 201) throw new Error(`repository: ${created.status} ${await created.text()}`);
+    return repoDiskPath(config, 'bench', name);
+  }
+  const repoPath = await createRepo('bench');
 
-  async function branch(name: string, file: string, content: string): Promise<string> {
+  async function branch(name: string, file: string, content: string, inRepo = repoPath): Promise<string> {
+    const repoPath = inRepo;
     const main = (await resolveRef(repoPath, branchRef('main')))!;
     const index = join(dir, `index-${name}`);
     const env = { GIT_INDEX_FILE: index };
@@ -122,13 +130,14 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
   }
 
   function servicePeakRssMiB(): number {
-    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'));
-    return kib ? Math.round((Number(kib[1]) / 1024) * 10) / 10 : 0;
+    return statusMiB(service.pid, 'VmHWM');
   }
+
+  const rssMiB = () => ({ service: statusMiB(service.pid, 'VmRSS'), temporal: statusMiB(dev.pid, 'VmRSS') });
 
   const serviceDb = db;
   return {
-    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, serviceGitCommands, serviceCounters, servicePeakRssMiB,
+    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, createRepo, serviceGitCommands, serviceCounters, servicePeakRssMiB, rssMiB,
     async close() {
       await stopService();
       await serviceDb.destroy();
@@ -139,6 +148,16 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A memory figure of /proc/<pid>/status in MiB (0 when the process is gone). */
+function statusMiB(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const kib = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kib ? Math.round((Number(kib[1]) / 1024) * 10) / 10 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export function percentile(values: number[], p: number): number {

@@ -15,6 +15,7 @@ import {
 } from '../git/index.js';
 import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows/pull-messages.js';
 import { announceRefMoves } from './webhooks/ref-events.js';
+import { noteBranchMoved } from './pulls/landing/index.js';
 
 export interface RefUpdate {
   ref: string;
@@ -106,6 +107,7 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
     repo = { ...repo, ...fields };
   }
 
+  for (const u of branchUpdates) noteBranchMoved(repo.id, u.branch);
   for (const u of branchUpdates) await branchMoved(services, repo, path, u.branch, u.newSha, result);
   return result;
 }
@@ -133,16 +135,25 @@ export async function branchMoved(
       result.problems.push(err as Error);
     }
   }
-  for (const pull of await pullsToRecheck(services.db, repo.id, branch)) {
-    const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
-    result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
-    try {
-      await services.pullWorkflows?.signal(key, baseChangedSignal, [newSha]);
-    } catch (err) {
-      result.problems.push(err as Error);
+  // Signalled SIGNALS_AT_ONCE at a time: a base with a thousand waiting pull requests is told in
+  // seconds, not in a thousand round trips one after another.
+  const toTell = await pullsToRecheck(services.db, repo.id, branch);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(SIGNALS_AT_ONCE, toTell.length) }, async () => {
+    while (next < toTell.length) {
+      const pull = toTell[next++]!;
+      const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
+      result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
+      try {
+        await services.pullWorkflows?.signal(key, baseChangedSignal, [newSha]);
+      } catch (err) {
+        result.problems.push(err as Error);
+      }
     }
-  }
+  }));
 }
+
+const SIGNALS_AT_ONCE = 8;
 
 /**
  * A request to check again is good for this long: a workflow that was asked and never checked (it
@@ -168,6 +179,9 @@ export async function repositoryBranchMoved(services: PushServices, repoId: numb
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
   const repo = await reposStore(services.db).byId(repoId);
   if (!repo) return result; // deleted meanwhile: nobody left to tell
-  await branchMoved(services, repo, await repoPath(services, repo), branch, newSha, result);
+  const path = await repoPath(services, repo);
+  // Announcements are coalesced (core/pulls/landing/base-moved.ts): tell where the branch is now.
+  const now = isZeroSha(newSha) ? null : await resolveRef(path, branchRef(branch));
+  await branchMoved(services, repo, path, branch, now ?? newSha, result);
   return result;
 }

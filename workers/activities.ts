@@ -11,6 +11,8 @@ import { updatePullBranch } from '../core/pulls/update-branch.js';
 import { applyChangeBase, applySetState } from '../core/pulls/state.js';
 import { mayCancelAutoMerge, recordAutoMergeCancelled, recordAutoMergeError, recordAutoMergeScheduled } from '../core/pulls/auto-merge.js';
 import { repositoryBranchMoved } from '../core/push.js';
+import { announceBranchMoved, baseBusyMs } from '../core/pulls/landing/index.js';
+import { pullsStore } from '../db/pulls.js';
 import { deletePullRequest } from '../core/issue-delete.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
 import type { PullActivities, PullSummary } from '../workflows/activity-types.js';
@@ -104,6 +106,12 @@ function logged<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...arg
   };
 }
 
+/** How long the pull request's base keeps moving (0: quiet, or unknown to this process). */
+async function baseStillMoving(db: Db, key: PullKey): Promise<number> {
+  const pull = await pullsStore(db).byIndex(key.repoId, key.index);
+  return pull ? baseBusyMs(key.repoId, pull.base_branch) : 0;
+}
+
 export function createActivities(deps: ActivityDeps): PullActivities {
   const activities = buildActivities(deps);
   return Object.fromEntries(
@@ -126,7 +134,11 @@ function buildActivities(deps: ActivityDeps): PullActivities {
         isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged),
       };
     },
-    refreshMergeability: withHeartbeat(async (key) => {
+    refreshMergeability: withHeartbeat(async (key, opts) => {
+      if (opts?.baseOnly) {
+        const deferMs = await baseStillMoving(deps.db, key);
+        if (deferMs > 0) return { status: 'deferred', headSha: '', deferMs };
+      }
       const result = await refreshMergeability(deps, key);
       return result ? { status: result.status, headSha: result.headSha } : null;
     }),
@@ -148,9 +160,12 @@ function buildActivities(deps: ActivityDeps): PullActivities {
           taskQueue: context.info.taskQueue, historyEventLimit: deps.config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: deps.config.TEMPORAL_WORKFLOW_ID_PREFIX,
         })
         : null;
-      const result = await repositoryBranchMoved({ db: deps.db, config: deps.config, pullWorkflows }, move.repoId, move.branch, move.sha);
-      // Told again on retry: a second signal only repeats a mergeability check.
-      if (result.problems.length > 0) throw result.problems[0];
+      // Coalesced per branch (core/pulls/landing/base-moved.ts): a burst of merges is told in a few waves.
+      await announceBranchMoved(move.repoId, move.branch, async () => {
+        const result = await repositoryBranchMoved({ db: deps.db, config: deps.config, pullWorkflows }, move.repoId, move.branch, move.sha);
+        // Told again on retry: a second signal only repeats a mergeability check.
+        if (result.problems.length > 0) throw result.problems[0];
+      });
     },
   };
 }

@@ -17,11 +17,14 @@ export interface PullSummary {
 export interface MergeabilitySummary {
   status: string;
   headSha: string;
+  /** Not checked: the base is still moving (asked with baseOnly); ask again after this many ms. */
+  deferMs?: number;
 }
 
 export interface PullActivities {
   loadPullSummary(key: PullKey): Promise<PullSummary>;
-  refreshMergeability(key: PullKey): Promise<MergeabilitySummary | null>;
+  /** baseOnly: only the base moved since the last check, which waits while the base keeps moving. */
+  refreshMergeability(key: PullKey, opts?: { baseOnly?: boolean }): Promise<MergeabilitySummary | null>;
   mergePullRequest(key: PullKey, op: MergeOperation): Promise<MergeOutcome>;
   deleteMergedHeadBranch(key: PullKey, doerId: number): Promise<OperationOutcome>;
   updatePullBranch(key: PullKey, request: UpdateBranchRequest): Promise<UpdateBranchOutcome>;

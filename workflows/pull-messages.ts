@@ -63,6 +63,11 @@ export interface MergeOutcome extends OperationOutcome {
 export interface MergeOperation extends MergeRequest {
   /** The workflow update id: recorded in the merge journal so a retry recognises its own merge. */
   operationId: string;
+  /**
+   * A scheduled auto-merge that is due: it lands with the others due into the same base (one chain,
+   * one compare-and-swap), with no mergeability check first (core/pulls/auto-merge-landing.ts).
+   */
+  landTogether?: boolean;
 }
 
 export interface UpdateBranchRequest extends OperationRequest {

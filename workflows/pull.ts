@@ -32,6 +32,9 @@ const HISTORY_EVENT_LIMIT = 2_000;
  */
 const BASE_SETTLE = '1 second';
 
+/** The longest a base-only check is put off while the base keeps moving. */
+const MAX_DEFERRAL_MS = 30_000;
+
 /** How long a merged or closed pull request's run waits for more operations before it ends. */
 const LINGER = '2 seconds';
 
@@ -85,6 +88,8 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     if (move) announcements.push(move);
   };
   let autoMergeDue = autoMerge !== null;
+  // Consecutive base-only checks put off because the base kept moving.
+  let deferrals = 0;
   let finished = false;
   let state = 'open';
   let repository = '';
@@ -245,9 +250,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     staleNow();
     autoMergeDue = autoMerge !== null;
   });
+  // A base move changes none of what a waiting auto-merge waits for (checks and approvals of the
+  // head): it only makes the mergeability check stale. Auto-merges due together land as one chain.
   setHandler(baseChangedSignal, () => {
     mergeabilityStale = true;
-    autoMergeDue = autoMerge !== null;
   });
   // Statuses are evaluated against the current head inside the merge activity: a status for an
   // older head never satisfies a required check.
@@ -266,7 +272,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       const schedule = autoMerge;
       const outcome = await mergeWork.mergePullRequest(key, {
         doerId: schedule.doerId, style: schedule.style, title: schedule.title, message: schedule.message, mergeCommitId: '', headCommitId: '',
-        mergeWhenChecksSucceed: true, forceMerge: false, deleteBranchAfterMerge: schedule.deleteBranchAfterMerge,
+        mergeWhenChecksSucceed: true, forceMerge: false, deleteBranchAfterMerge: schedule.deleteBranchAfterMerge, landTogether: true,
         operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`, requestId: `auto-merge/${schedule.scheduledAt}`,
       });
       if (outcome.status === 200) {
@@ -330,12 +336,23 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         await condition(() => refreshAtOnce || finished || autoMergeDue, BASE_SETTLE);
         if (finished) break;
       }
-      if (mergeabilityStale) {
+      // An auto-merge that is due goes first: the merge itself proves the pull request mergeable.
+      if (mergeabilityStale && !(autoMergeDue && autoMerge)) {
+        const baseOnly = !refreshAtOnce;
         mergeabilityStale = false;
         refreshAtOnce = false;
-        const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key));
-        if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
-        if (autoMerge) autoMergeDue = true;
+        const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key, baseOnly ? { baseOnly } : undefined));
+        if (result?.deferMs !== undefined) {
+          // The base is still moving (a burst of merges): check once it is quiet, waiting four
+          // times longer each time it is not, so a long burst costs a few cheap activities, not many checks.
+          deferrals++;
+          mergeabilityStale = true;
+          await condition(() => refreshAtOnce || finished || autoMergeDue, Math.min(Math.max(result.deferMs, 500) * 4 ** deferrals, MAX_DEFERRAL_MS));
+        } else {
+          deferrals = 0;
+          if (result === null && !autoMerge) finished = true; // merged or closed meanwhile
+          if (autoMerge && !baseOnly) autoMergeDue = true;
+        }
       }
       if (autoMergeDue && autoMerge) {
         autoMergeDue = false;
