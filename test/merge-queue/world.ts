@@ -94,3 +94,20 @@ export async function ciState(w: PullWorld, sha: string): Promise<string | null>
   const row = await w.db('commit_statuses').where({ sha, context: 'ci' }).orderBy('id', 'desc').first('state');
   return row ? String(row.state) : null;
 }
+
+/** Whether `commit` contains `ancestor` (a speculative commit built with a given pull request's head). */
+export function contains(w: PullWorld, ancestor: string, commit: string): boolean {
+  try {
+    execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'merge-base', '--is-ancestor', ancestor, commit]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The merge queue timeline comments of a pull request, oldest first. */
+export async function queueComments(w: PullWorld, index: number): Promise<string[]> {
+  const rows = await w.db('comments as c').join('pull_requests as p', 'p.issue_id', 'c.issue_id').where('p.index', index)
+    .whereIn('c.type', ['merge_queue_join', 'merge_queue_leave']).orderBy('c.id').select('c.content');
+  return rows.map((r: { content: string }) => r.content);
+}
