@@ -7,6 +7,7 @@ import { dropLanded, publishEntries, removeEntry } from '../core/merge-queue/ent
 import { landBatch, landingOperationId } from '../core/merge-queue/land.js';
 import { buildSpeculative, syncQueueBranches } from '../core/merge-queue/speculative.js';
 import { surveyQueue } from '../core/merge-queue/survey.js';
+import { faultPoint } from '../core/fault-points.js';
 import { mergeUpdate } from '../workflows/pull-messages.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
 import type { ActivityDeps } from './activities.js';
@@ -53,6 +54,7 @@ export function createQueueActivities(deps: ActivityDeps): QueueActivities {
         doerId: member.doerId, style: member.style, title: '', message: '', mergeCommitId: '', headCommitId: '',
         mergeWhenChecksSucceed: false, forceMerge: false, deleteBranchAfterMerge: null, requestId: operationId,
       }], operationId);
+      faultPoint('queue:after-mark');
       if (outcome.status === 200) await dropLanded(deps.db, key, [member.index]);
       return outcome;
     }),

@@ -4,6 +4,7 @@
 import { nowUnix } from '../../db/time.js';
 import { landChain, noteBranchMoved, type Chain, type ChainEntry } from '../pulls/landing/index.js';
 import { repoPathById } from './settings.js';
+import { faultPoint } from '../fault-points.js';
 import type { OperationDeps } from '../pulls/operation-context.js';
 import type { LandResult, QueueKey } from '../../workflows/queue-messages.js';
 
@@ -35,6 +36,7 @@ export async function landBatch(deps: OperationDeps, key: QueueKey, base: string
   if (!(await landChain(deps.db, { repoPath: path, branch: key.branch, chain, operationIds, reason: 'merge queue' }))) {
     return { landed: false, reason: `${key.branch} moved outside the queue` };
   }
+  faultPoint('queue:after-land');
   noteBranchMoved(key.repoId, key.branch);
   return { landed: true };
 }
