@@ -201,6 +201,7 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     if (verdict?.state !== 'success') return Math.max(0, tail.checksSince + s.checkTimeoutSeconds * 1000 - Date.now());
     for (const e of front) e.state = 'landing';
     describe();
+    log.info('landing', { entries: front.map((e) => e.index), commit: tail.commit });
     const result = await gitWork.landBatch(key, baseSha, front.map((e) => ({ index: e.index, pullId: e.pullId, commit: e.commit, builtOn: e.builtOn, mergeBase: e.mergeBase })));
     if (!result.landed) {
       log.info('landing refused', { reason: result.reason });
@@ -212,6 +213,7 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
       const outcome = await gitWork.markLanded(key, tail.commit, { index: e.index, doerId: e.doerId, style: s.style });
       if (outcome.status !== 200) log.error('landed entry not recorded as merged', { index: e.index, status: outcome.status, body: outcome.body as never });
     }
+    log.info('landed', { entries: front.map((e) => e.index), commit: tail.commit });
     baseSha = tail.commit;
     const done = new Set(front);
     entries = entries.filter((e) => !done.has(e));
@@ -236,9 +238,8 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     const batchWake = formBatches(s, Date.now());
     await build(s);
     nameBranches(s);
-    await publish();
     const timeout = await judgeFront(s, survey);
-    if (nudged) await publish();
+    await publish();
     return Math.min(POLL_MS, batchWake ?? POLL_MS, timeout ?? POLL_MS);
   };
 
