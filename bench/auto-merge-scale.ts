@@ -16,6 +16,8 @@ import { table } from './load.js';
 
 const N = Number(process.argv[2] ?? 100);
 const BASES = Number(process.argv[3] ?? 1);
+/** The setting README recommends for a thousand waiting pull requests per worker. */
+const MAX_CACHED_WORKFLOWS = 250;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const who = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com'];
 
@@ -66,7 +68,9 @@ async function plainGitFloor(copies: Array<{ path: string; heads: string[] }>): 
 }
 
 async function main() {
-  const w = await startBenchWorld();
+  // The sticky cache bounds the worker's memory (README, "Auto-merge at repository scale").
+  const cached = process.env.BENCH_MAX_CACHED_WORKFLOWS ?? String(MAX_CACHED_WORKFLOWS);
+  const w = await startBenchWorld({ TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: cached });
   let errors = 0;
   const floorDir = mkdtempSync(join(tmpdir(), 'pullhost-floor-'));
   try {
@@ -160,6 +164,7 @@ async function main() {
       ['base moves (compare-and-swap of main)', baseMoves || 'not counted (no pullhost_base_moves_total)'],
       ['service git processes during the burst, per merge', round(gitCommands / merges, 1)],
       ['service git processes during the burst, per base move', baseMoves ? round(gitCommands / baseMoves, 1) : '-'],
+      ['worker sticky cache (TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS)', cached],
       ['resident memory after the run: service / Temporal dev server', `${rss.service} MiB / ${rss.temporal} MiB`],
       ['peak resident memory of the service', `${peak} MiB`],
       ['exactly once (merge commits, files, comments, schedules)', errors === 0 ? 'yes' : `**NO** (${errors})`],

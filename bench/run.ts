@@ -36,6 +36,18 @@ const SCENARIOS: Scenario[] = [
     about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, the service (API and worker in one process) in a process of its own, as `npm start` runs it; its peak RSS.',
   },
   {
+    name: 'auto-merge-100', script: 'auto-merge-scale', args: ['100', '1'],
+    about: 'Auto-merge at repository scale (issue #24): N pull requests per base into a protected main with one required check, all scheduled while it is pending, then every check posted `success` 16 at a time; creation, scheduling and status-post rates under N open workflows, time until all merged, green → merged, git processes per base move, resident memory after the run; and the plain-git floor (merge-tree, commit-tree, update-ref per merge, one at a time) on copies of the same repositories in the same run, with the ratio. Exactly once checked (N merge commits and N files per base).',
+  },
+  {
+    name: 'auto-merge-1000', script: 'auto-merge-scale', args: ['1000', '1'],
+    about: 'As auto-merge-100, with 1,000 pull requests waiting on one base.',
+  },
+  {
+    name: 'auto-merge-10x100', script: 'auto-merge-scale', args: ['100', '10'],
+    about: 'As auto-merge-100, on ten bases (ten repositories) at once, 100 pull requests each; the floor is the ten bases merged one after another.',
+  },
+  {
     name: 'spawn', script: 'spawn', args: ['40'],
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },

@@ -36,7 +36,11 @@ export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: Merge
 
   const plan = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, gitTimestamp());
   const result = await landTogether(deps.db, { repoPath: ctx.basePath, repoId: ctx.baseRepo.id, branch: ctx.pull.base_branch }, {
-    entry: { pullId: ctx.pull.id, head: headSha, style, message: plan.message, author: plan.author, committer: plan.committer },
+    entry: {
+      pullId: ctx.pull.id, head: headSha, style, message: plan.message, author: plan.author, committer: plan.committer,
+      // The stored check's merge base, when it was of this very head.
+      mergeBaseHint: ctx.pull.checked_head === headSha && ctx.pull.merge_base ? ctx.pull.merge_base : undefined,
+    },
     operationId: op.operationId,
   });
   if ('rejected' in result) return gitFailure(result.rejected, style) ?? refuse(409, result.rejected.message);

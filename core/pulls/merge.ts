@@ -18,7 +18,7 @@ import { recordRefEvents } from '../webhooks/ref-events.js';
 import { faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
-import { computeMergeability, currentRefs, readRefsEarly, type PullRefsLocation } from './mergeability.js';
+import { computeMergeability, currentRefs, readRefsEarly, type MergeabilityResult, type PullRefsLocation } from './mergeability.js';
 import { repoDiskPath } from '../repositories.js';
 import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
 import { isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
@@ -165,6 +165,12 @@ export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: Me
   // An auto-merge that is due lands with the others due into its base (core/pulls/auto-merge-landing.ts).
   if (op.landTogether && op.style !== 'manually-merged') return landAutoMerge(deps, key, op);
   const first: MergeInputs = (await takeMergeInputs(deps, key, op.operationId)) ?? await readInputs(deps, key, op);
+  // Scheduling an auto-merge usually waits (checks pending): found out without the base's lock, so a
+  // thousand schedules into one base do not queue behind each other.
+  if (op.mergeWhenChecksSucceed) {
+    const assessed = await assess(deps, op, first);
+    if ('outcome' in assessed && assessed.outcome.waiting) return assessed.outcome;
+  }
   // What was read before the lock is still current when nobody held it; after a wait, another
   // merge into the same base may have changed it.
   return withKeyedLock(`merge/${key.repoId}/${first.ctx.pull.base_branch}`, (waited) => mergeUnderLock(deps, key, op, waited ? null : first));
@@ -217,31 +223,44 @@ async function commitAndJournal(
   return commit;
 }
 
+/** What a merge found before writing anything: a refusal, or the inputs to merge with. */
+type Assessment =
+  | { outcome: MergeOutcome }
+  | { inputs: MergeInputs; doer: UserRow; style: MergeStyle; mergeability: MergeabilityResult };
+
+/** The rules and the mergeability, in Gitea's order (checkMergeReadiness); nothing is written. */
+async function assess(deps: OperationDeps, op: MergeOperation, inputs: MergeInputs): Promise<Assessment> {
+  const { ctx, doer, early, facts: knownFacts } = inputs;
+  if (!doer) return { outcome: refuse(405, 'User not allowed to merge PR') };
+  const resumed = await resumeJournalled(deps, ctx, doer, op);
+  if (resumed) return { outcome: resumed };
+
+  const style: MergeStyle = op.style || 'merge';
+  const manual = style === 'manually-merged';
+  if (ctx.issue.is_closed && !ctx.pull.has_merged) return { outcome: refuse(404, 'not found') };
+  if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return { outcome: refuse(405, styleNotAllowedMessage(style)) };
+  // The database facts are read while git works out the mergeability.
+  const [mergeability, facts] = await Promise.all([
+    manual
+      ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
+      : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
+    knownFacts ?? loadReadinessFacts(deps.db, ctx, doer),
+  ]);
+  const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
+  if (!readiness.ready) {
+    return { outcome: readiness.waiting
+      ? refuse(readiness.status, readiness.message, { waiting: true })
+      : readiness.status === 409 && 'raw' in readiness && readiness.raw ? { status: 409, body: { raw: readiness.raw } } : refuse(readiness.status, readiness.message) };
+  }
+  return { inputs, doer, style, mergeability };
+}
+
 async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation, first: MergeInputs | null): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
-    const { ctx, doer, early, facts: knownFacts, ahead } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
-    if (!doer) return refuse(405, 'User not allowed to merge PR');
-    const resumed = await resumeJournalled(deps, ctx, doer, op);
-    if (resumed) return resumed;
-
-    const style: MergeStyle = op.style || 'merge';
-    const manual = style === 'manually-merged';
-    if (ctx.issue.is_closed && !ctx.pull.has_merged) return refuse(404, 'not found');
-    if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return refuse(405, styleNotAllowedMessage(style));
-    // The database facts are read while git works out the mergeability.
-    const [mergeability, facts] = await Promise.all([
-      manual
-        ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
-        : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
-      knownFacts ?? loadReadinessFacts(deps.db, ctx, doer),
-    ]);
-    const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
-    if (!readiness.ready) {
-      return readiness.waiting
-        ? refuse(readiness.status, readiness.message, { waiting: true })
-        : readiness.status === 409 && 'raw' in readiness && readiness.raw ? { status: 409, body: { raw: readiness.raw } } : refuse(readiness.status, readiness.message);
-    }
-    if (manual) return manualMerge(deps, ctx, doer, op);
+    const assessed = await assess(deps, op, attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId));
+    if ('outcome' in assessed) return assessed.outcome;
+    const { inputs: { ctx, ahead }, doer, style, mergeability } = assessed;
+    if (style === 'manually-merged') return manualMerge(deps, ctx, doer, op);
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
     const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, ahead?.date ?? gitTimestamp());

@@ -162,7 +162,9 @@ async function refresh(deps: OperationDeps, key: PullKey): Promise<MergeabilityR
   // Before the references are read: a base move from now on asks for another check (core/push.ts).
   if (ctx.pull.recheck_requested_unix !== null) await pullsStore(deps.db).update(ctx.pull.id, { recheck_requested_unix: null });
   const refs = await currentRefs(ctx);
-  const result = await computeMergeability(ctx, { refs });
+  // A stored check of exactly these commits stands (the pull request's creation checked it, or the
+  // base moved back): the answer is a function of the two commits alone.
+  const result = await computeMergeability(ctx, { refs, reuseStored: true });
   // The stats are those of merge base..head: unchanged when neither moved (a base that moved on
   // without changing the merge base, as most base moves do).
   const unchanged = SETTLED.has(ctx.pull.status) && ctx.pull.checked_head === result.headSha && ctx.pull.merge_base === result.mergeBase;

@@ -3,7 +3,7 @@
 // landing (land.ts) moves the base branch to the chain's tip once.
 import {
   EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
-  checkMergeability, mergeCommitForStyle, type Identity, type MergeStyle,
+  checkMergeability, isValidSha, mergeCommitForStyle, mergeTree, type Identity, type Mergeability, type MergeStyle,
 } from '../../../git/index.js';
 
 export type ChainStyle = Exclude<MergeStyle, 'manually-merged'>;
@@ -19,6 +19,12 @@ export interface ChainEntry {
   message: string;
   author: Identity;
   committer: Identity;
+  /**
+   * A merge base of the head with an ancestor of `base`, when the caller knows one (the stored
+   * mergeability check of this very head): for styles merge and squash it stands in for running
+   * merge-base (merge-tree finds the real one itself), one git process less per link.
+   */
+  mergeBaseHint?: string;
 }
 
 /** An entry merged into the chain: its commit, built on `base` (the tip before it). */
@@ -62,13 +68,17 @@ export async function buildChain(
   const chain: Chain = { base, tip: base, links: [], rejected: [] };
   // The tip's tree, when known: a merge's commit has the merged tree.
   let tipTree: string | null = null;
+  const heads = new Set<string>();
   for (const entry of entries) {
     try {
-      const check = await checkMergeability(repoPath, chain.tip, entry.head, { baseTree: tipTree });
+      // The same head twice (an operation retried while its first attempt waits): already merged.
+      if (heads.has(entry.head)) throw new EmptyMergeError('already-merged', `${entry.head} is already in the chain`);
+      const check = await checkLink(repoPath, chain.tip, entry, tipTree);
       if (check.status === 'conflict') throw new MergeConflictError(entry.style, check.conflictedFiles);
       const known = { knownMergeBase: check.mergeBase ?? undefined, knownTree: check.tree ?? undefined, baseTree: tipTree ?? undefined };
       const commit = await mergeCommitForStyle(repoPath, entry.style, { base: chain.tip, head: entry.head, message: entry.message, author: entry.author, committer: entry.committer, known });
       chain.links.push({ entry, base: chain.tip, commit, mergeBase: check.mergeBase ?? '' });
+      heads.add(entry.head);
       chain.tip = commit;
       tipTree = entry.style === 'merge' || entry.style === 'squash' ? check.tree : null;
     } catch (err) {
@@ -78,4 +88,20 @@ export async function buildChain(
     }
   }
   return chain;
+}
+
+/**
+ * The merge of the entry's head into the tip: with a merge-base hint, merge-tree alone (for the
+ * styles that commit its tree); otherwise the full check (merge-base beside merge-tree).
+ */
+async function checkLink(repoPath: string, tip: string, entry: ChainEntry, tipTree: string | null): Promise<Mergeability> {
+  const hint = entry.mergeBaseHint;
+  if (!hint || !isValidSha(hint) || (entry.style !== 'merge' && entry.style !== 'squash')) {
+    return checkMergeability(repoPath, tip, entry.head, { baseTree: tipTree });
+  }
+  const merged = await mergeTree(repoPath, tip, entry.head);
+  // Nothing changes (the head may already be in the tip): the full check tells which refusal.
+  if (merged.clean && tipTree && merged.tree === tipTree) return checkMergeability(repoPath, tip, entry.head, { baseTree: tipTree });
+  if (!merged.clean) return { status: 'conflict', mergeBase: hint, conflictedFiles: merged.conflictedFiles, tree: null };
+  return { status: 'mergeable', mergeBase: hint, conflictedFiles: [], tree: merged.tree };
 }
