@@ -6,6 +6,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { UnavailableError, UnprocessableError } from '../core/errors.js';
 import { idempotencyStore, requestHash, type Claim, type IdempotencyScope } from '../db/idempotency.js';
 import type { OperationOutcome, OperationRequest, PullKey } from '../workflows/pull-messages.js';
+import type { QueueKey } from '../workflows/queue-messages.js';
 import { PullUpdateError } from '../workers/pull-workflow-client.js';
 import type { Services } from './services.js';
 import { recordWorkflowOperation } from './plugins/metrics.js';
@@ -89,6 +90,8 @@ export async function runPullOperation<R extends OperationRequest>(
   update: UpdateDefinition<OperationOutcome, [R]>,
   request: R,
   unclaimed: OperationKey,
+  /** Sent to this merge queue's workflow instead of the pull request's. */
+  queue?: QueueKey,
 ): Promise<PullAnswer> {
   if (!services.pullWorkflows) throw new UnavailableError('pull request operations are unavailable: no Temporal connection');
   const operationKey = await claimOperation(services, unclaimed);
@@ -101,9 +104,13 @@ export async function runPullOperation<R extends OperationRequest>(
   }
   let outcome: OperationOutcome;
   try {
-    outcome = await services.pullWorkflows.execute(key, update, [{ ...request, requestId: operationKey.requestId }], operationKey.updateId, (failure, attempt) => {
+    const onRetry = (failure: { kind: string; detail: string }, attempt: number) => {
       log.warn({ updateId: operationKey.updateId, kind: failure.kind, attempt, detail: failure.detail }, 'pull request operation sent again');
-    });
+    };
+    const args: [R] = [{ ...request, requestId: operationKey.requestId }];
+    outcome = queue
+      ? await services.pullWorkflows.executeQueue(queue, update, args, operationKey.updateId, onRetry)
+      : await services.pullWorkflows.execute(key, update, args, operationKey.updateId, onRetry);
   } catch (err) {
     if (!(err instanceof PullUpdateError)) throw err;
     recordWorkflowOperation(update.name, err.failure.kind);

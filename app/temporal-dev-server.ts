@@ -5,7 +5,7 @@ import { createConnection } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { PULL_SEARCH_ATTRIBUTE_KEYS, QUEUE_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
 import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
 
 export interface DevServerOptions {
@@ -27,7 +27,7 @@ export interface DevServer {
 }
 
 /** Search attributes the pull request and webhook workflows set, so the Temporal UI can find them. */
-export const PULL_SEARCH_ATTRIBUTES = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS].map((k) => `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`);
+export const PULL_SEARCH_ATTRIBUTES = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...QUEUE_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS].map((k) => `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`);
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -42,6 +42,16 @@ export interface BranchProtectionSettings {
   bypass_allowlist_usernames: string[];
   bypass_allowlist_teams: string[];
   block_on_codeowner_reviews: boolean;
+  /** The merge queue (core/merge-queue): pull requests land through queue/<repo id>/<branch>. */
+  enable_merge_queue: boolean;
+  merge_queue_merge_style: 'merge' | 'squash' | 'rebase' | 'rebase-merge';
+  /** How many entries (batches) are built and checked at once. */
+  merge_queue_depth: number;
+  merge_queue_max_batch: number;
+  /** How long the queue waits for a batch to fill before building a smaller one. */
+  merge_queue_batch_wait_seconds: number;
+  /** Required checks not finished this long after a build fail the entry. */
+  merge_queue_check_timeout_seconds: number;
 }
 
 export const DEFAULT_PROTECTION: BranchProtectionSettings = {
@@ -55,6 +65,8 @@ export const DEFAULT_PROTECTION: BranchProtectionSettings = {
   require_signed_commits: false, protected_file_patterns: '', unprotected_file_patterns: '',
   block_admin_merge_override: false, enable_bypass_allowlist: false, bypass_allowlist_usernames: [],
   bypass_allowlist_teams: [], block_on_codeowner_reviews: false,
+  enable_merge_queue: false, merge_queue_merge_style: 'merge', merge_queue_depth: 1, merge_queue_max_batch: 1,
+  merge_queue_batch_wait_seconds: 0, merge_queue_check_timeout_seconds: 3600,
 };
 
 export type ProtectionRule = ProtectedBranchRow<BranchProtectionSettings>;

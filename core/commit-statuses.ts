@@ -7,9 +7,10 @@ import { checksChangedSignal } from '../workflows/pull-messages.js';
 import type { SignalDefinition } from '@temporalio/common';
 import type { PullKey } from '../workflows/pull-messages.js';
 import { recordHookEvent } from './webhooks/outbox.js';
+import { nudgeQueues, type QueueNudger } from './merge-queue/nudge.js';
 
 /** What this module needs of the pull request workflow client (api/pull-workflows.ts). */
-export interface PullSignaller {
+export interface PullSignaller extends QueueNudger {
   signal<A extends unknown[]>(key: PullKey, signal: SignalDefinition<A>, args: A): Promise<void>;
 }
 
@@ -87,6 +88,7 @@ export async function notifyChecksChanged(
   db: Knex, pullWorkflows: PullSignaller | null, repoId: number, sha: string, log: WarnLogger,
 ): Promise<void> {
   if (!pullWorkflows) return;
+  await nudgeQueues(db, pullWorkflows, { repoId, specCommit: sha }, `status on ${sha}`, log);
   try {
     const pulls = await statusesStore(db).openPullsWithHead(repoId, sha);
     await Promise.all(pulls.map(async (p) => {

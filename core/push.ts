@@ -16,6 +16,7 @@ import {
 import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows/pull-messages.js';
 import { announceRefMoves } from './webhooks/ref-events.js';
 import { noteBranchMoved } from './pulls/landing/index.js';
+import { nudgeQueues, type QueueNudger } from './merge-queue/nudge.js';
 
 export interface RefUpdate {
   ref: string;
@@ -24,7 +25,7 @@ export interface RefUpdate {
 }
 
 /** The part of the pull request workflow client a push needs (api/pull-workflows.ts implements it). */
-export interface PullSignaller {
+export interface PullSignaller extends QueueNudger {
   signal<A extends unknown[]>(key: PullKey, signal: SignalDefinition<A>, args: A): Promise<void>;
 }
 
@@ -131,10 +132,12 @@ export async function branchMoved(
       await moveHead(services, repo, path, pull, branch, newSha);
       result.headsMoved.push(`pull/${key.repoId}/${key.index}`);
       await services.pullWorkflows?.signal(key, headChangedSignal, [newSha]);
+      await nudgeQueues(services.db, services.pullWorkflows, { repoId: pull.base_repo_id, pullIds: [pull.id] }, `head of #${pull.index} moved`);
     } catch (err) {
       result.problems.push(err as Error);
     }
   }
+  if (!deleted) await nudgeQueues(services.db, services.pullWorkflows, { repoId: repo.id, branch }, `${branch} moved`);
   // Signalled SIGNALS_AT_ONCE at a time: a base with a thousand waiting pull requests is told in
   // seconds, not in a thousand round trips one after another.
   const toTell = await pullsToRecheck(services.db, repo.id, branch);

@@ -18,6 +18,7 @@ import * as emailAddresses from './migrations/0022_email_addresses.js';
 import * as issueRef from './migrations/0023_issue_ref.js';
 import * as repoLicenses from './migrations/0024_repo_licenses.js';
 import * as webhooks from './migrations/0030_webhooks.js';
+import * as mergeQueue from './migrations/0050_merge_queue.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -40,6 +41,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0023_issue_ref', issueRef],
   ['0024_repo_licenses', repoLicenses],
   ['0030_webhooks', webhooks],
+  ['0050_merge_queue', mergeQueue],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -16,7 +16,8 @@ import { pullsStore } from '../db/pulls.js';
 import { deletePullRequest } from '../core/issue-delete.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
 import type { PullActivities, PullSummary } from '../workflows/activity-types.js';
-import type { PullKey } from '../workflows/pull-messages.js';
+import type { OperationOutcome, PullKey } from '../workflows/pull-messages.js';
+import { nudgeQueues } from '../core/merge-queue/nudge.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -120,6 +121,23 @@ export function createActivities(deps: ActivityDeps): PullActivities {
 }
 
 function buildActivities(deps: ActivityDeps): PullActivities {
+  // Other workflows are reached through this worker's own client, on its task queue.
+  const workerClient = () => {
+    const context = activityContext();
+    return context
+      ? PullWorkflowClient.over(context.client, {
+        taskQueue: context.info.taskQueue, historyEventLimit: deps.config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: deps.config.TEMPORAL_WORKFLOW_ID_PREFIX,
+      })
+      : null;
+  };
+  /** A queued pull request closed or retargeted: its merge queue takes the entry out (with its comment). */
+  const afterQueuedChange = async (key: PullKey, outcome: OperationOutcome): Promise<OperationOutcome> => {
+    if (outcome.status < 300) {
+      const pull = await pullsStore(deps.db).byIndex(key.repoId, key.index);
+      if (pull) await nudgeQueues(deps.db, workerClient(), { repoId: key.repoId, pullIds: [pull.id] }, `#${key.index} changed`);
+    }
+    return outcome;
+  };
   return {
     async loadPullSummary(key: PullKey): Promise<PullSummary> {
       const row = await deps.db('issues as i')
@@ -145,21 +163,15 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     mergePullRequest: withHeartbeat((key, op) => mergePullRequest(deps, key, op)),
     deleteMergedHeadBranch: withHeartbeat((key, doerId) => deleteMergedHeadBranch(deps, key, doerId, retried())),
     updatePullBranch: withHeartbeat((key, request) => updatePullBranch(deps, key, request)),
-    setPullState: (key, request) => applySetState(deps.db, key, request.doerId, request.state),
-    changePullBase: (key, request) => applyChangeBase(deps.db, repositoriesRoot(deps.config), key, request.doerId, request.base),
+    setPullState: async (key, request) => afterQueuedChange(key, await applySetState(deps.db, key, request.doerId, request.state)),
+    changePullBase: async (key, request) => afterQueuedChange(key, await applyChangeBase(deps.db, repositoriesRoot(deps.config), key, request.doerId, request.base)),
     deletePullRequest: (key) => deletePullRequest(deps, key),
     recordAutoMergeScheduled: (key, schedule) => recordAutoMergeScheduled(deps, key, schedule),
     recordAutoMergeCancelled: (key, doerId, reason) => recordAutoMergeCancelled(deps, key, doerId, reason),
     recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),
     mayCancelAutoMerge: (key, doerId, scheduledBy) => mayCancelAutoMerge(deps, key, doerId, scheduledBy),
     async announceBranchMoved(move) {
-      const context = activityContext();
-      // The other pull requests' workflows are reached through this worker's own client, on its task queue.
-      const pullWorkflows = context
-        ? PullWorkflowClient.over(context.client, {
-          taskQueue: context.info.taskQueue, historyEventLimit: deps.config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: deps.config.TEMPORAL_WORKFLOW_ID_PREFIX,
-        })
-        : null;
+      const pullWorkflows = workerClient();
       // Coalesced per branch (core/pulls/landing/base-moved.ts): a burst of merges is told in a few waves.
       await announceBranchMoved(move.repoId, move.branch, async () => {
         const result = await repositoryBranchMoved({ db: deps.db, config: deps.config, pullWorkflows }, move.repoId, move.branch, move.sha);

@@ -2,9 +2,11 @@
 // operation starts the workflow, and signal-with-start for notifications) and activities that tell
 // other pull requests a branch moved (through the worker's own client).
 import { Client, Connection, WithStartWorkflowOperation, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import type { UpdateDefinition, SignalDefinition } from '@temporalio/common';
+import type { UpdateDefinition, SignalDefinition, Workflow } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
 import { pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
+import { mergeQueueWorkflow } from '../workflows/queue.js';
+import { queueNudgeSignal, queueWorkflowId, type QueueKey, type QueueWorkflowInput } from '../workflows/queue-messages.js';
 import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 import { classifyUpdateFailure, worthRetrying, type UpdateFailure, type UpdateFailureKind } from './update-failures.js';
 
@@ -142,15 +144,55 @@ export class PullWorkflowClient {
     updateId: string,
     onRetry?: RetryListener,
   ): Promise<OperationOutcome> {
+    return this.runUpdate(this.workflowId(key), () => this.startOperation(key), update, args, updateId, onRetry);
+  }
+
+  /** The id of a merge queue's workflow in this installation. */
+  queueWorkflowId(key: QueueKey): string {
+    return queueWorkflowId(key, this.workflowIdPrefix);
+  }
+
+  /** Runs a join or leave in the merge queue's workflow, starting it when needed (as execute). */
+  async executeQueue<A extends unknown[]>(
+    key: QueueKey, update: UpdateDefinition<OperationOutcome, A>, args: A, updateId: string, onRetry?: RetryListener,
+  ): Promise<OperationOutcome> {
+    const workflowId = this.queueWorkflowId(key);
+    const input: QueueWorkflowInput = this.historyEventLimit ? { key, historyEventLimit: this.historyEventLimit } : { key };
+    const start = () => new WithStartWorkflowOperation(mergeQueueWorkflow, {
+      workflowId, taskQueue: this.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING', memo: { repoId: key.repoId, branch: key.branch },
+    });
+    return this.runUpdate(workflowId, start, update, args, updateId, onRetry);
+  }
+
+  /**
+   * Tells a merge queue that something it depends on changed. A queue with no running workflow has
+   * no entries to care: not found is not an error.
+   */
+  async nudgeQueue(key: QueueKey, reason: string): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(this.queueWorkflowId(key)).signal(queueNudgeSignal, reason);
+    } catch (err) {
+      if ((err as Error).name !== 'WorkflowNotFoundError') throw err;
+    }
+  }
+
+  private async runUpdate<A extends unknown[], W extends Workflow>(
+    workflowId: string,
+    startOperation: () => WithStartWorkflowOperation<W>,
+    update: UpdateDefinition<OperationOutcome, A>,
+    args: A,
+    updateId: string,
+    onRetry?: RetryListener,
+  ): Promise<OperationOutcome> {
     const deadline = Date.now() + this.operationTimeoutMs;
     const retryUntil = Date.now() + this.retryBudgetMs;
-    return this.inFlight.run(this.workflowId(key), async () => {
+    return this.inFlight.run(workflowId, async () => {
       for (let attempt = 1; ; attempt++) {
         try {
           return await this.client.withDeadline(deadline, () => this.client.workflow.executeUpdateWithStart(update, {
             args,
             updateId,
-            startWorkflowOperation: this.startOperation(key),
+            startWorkflowOperation: startOperation(),
           }));
         } catch (err) {
           const failure = classifyUpdateFailure(err);

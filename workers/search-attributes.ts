@@ -2,12 +2,12 @@
 // takes work: a workflow that sets an unknown attribute would fail every workflow task.
 import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { PULL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
+import { PULL_SEARCH_ATTRIBUTE_KEYS, QUEUE_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
 import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
 import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
 /** Every search attribute the workflows set: the pull requests' and the webhook deliveries'. */
-export const SEARCH_ATTRIBUTE_KEYS = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS];
+export const SEARCH_ATTRIBUTE_KEYS = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...QUEUE_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS];
 
 /** temporal.api.enums.v1.IndexedValueType numbers of the types the attributes use. */
 const INDEXED_TYPE: Record<string, number> = { KEYWORD: 2, INT: 3 };

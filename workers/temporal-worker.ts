@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
+import { createQueueActivities } from './queue-activities.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities.js';
 import { WebhookWorkflows } from './webhook-client.js';
 import { hooksStore } from '../db/hooks.js';
@@ -112,7 +113,7 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Worker
       taskQueue: settings.taskQueue,
       ...settings.tuning,
       workflowBundle: await workflowBundle(),
-      activities: createActivities(deps),
+      activities: { ...createActivities(deps), ...createQueueActivities(deps) },
     });
     webhookWorker = await Worker.create({
       connection,

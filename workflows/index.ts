@@ -2,3 +2,4 @@
 export { pullRequestWorkflow } from './pull.js';
 export { webhookDispatchWorkflow } from './webhook-dispatch.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
+export { mergeQueueWorkflow } from './queue.js';

@@ -10,3 +10,8 @@ export const pullStateKey = defineSearchAttributeKey('PullState', 'KEYWORD');
 export const pullOperationKey = defineSearchAttributeKey('PullOperation', 'KEYWORD');
 
 export const PULL_SEARCH_ATTRIBUTE_KEYS = [pullRepositoryKey, pullIndexKey, pullStateKey, pullOperationKey] as const;
+
+/** The merge queue workflows': `<repo id>/<branch>` and how many entries it holds. */
+export const queueBranchKey = defineSearchAttributeKey('MergeQueueBranch', 'KEYWORD');
+export const queueLengthKey = defineSearchAttributeKey('MergeQueueLength', 'INT');
+export const QUEUE_SEARCH_ATTRIBUTE_KEYS = [queueBranchKey, queueLengthKey] as const;

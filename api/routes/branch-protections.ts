@@ -57,6 +57,9 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
       const missing = names.find((n) => !have.has(n.toLowerCase()));
       if (missing) throw new UnprocessableError(`team does not exist [name: ${missing}]`);
     }
+    if (!['merge', 'squash', 'rebase', 'rebase-merge'].includes(settings.merge_queue_merge_style)) {
+      throw new UnprocessableError(`merge_queue_merge_style must be merge, squash, rebase or rebase-merge, not ${String(settings.merge_queue_merge_style).slice(0, 30)}`);
+    }
     for (const pattern of settings.status_check_contexts) {
       if (!globToRegExp(pattern, null)) throw new UnprocessableError(`invalid status check context pattern: ${pattern}`);
     }

@@ -25,6 +25,7 @@ import { gitHttpRoutes } from './git-http.js';
 import { pullRoutes } from './pulls.js';
 import { pullDiffRoutes } from './pull-diff.js';
 import { pullMergeRoutes } from './pull-merge.js';
+import { mergeQueueRoutes } from './merge-queue.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
 import { issueRoutes } from './issues.js';
@@ -58,7 +59,7 @@ export const allRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   adminRoutes, orgDirectoryRoutes, orgMemberRoutes, teamRoutes, teamRepoRoutes, repoListRoutes, topicRoutes, searchRoutes, settingsRoutes,
   repoRoutes, forkRoutes, branchRoutes, branchProtectionRoutes, collaboratorRoutes, repoPeopleRoutes, gitHttpRoutes,
   commitRoutes, gitDataRoutes, contentRoutes, rawRoutes, archiveRoutes, tagRoutes, tagProtectionRoutes,
-  pullDiffRoutes, pullRoutes, pullMergeRoutes,
+  pullDiffRoutes, pullRoutes, pullMergeRoutes, mergeQueueRoutes,
   labelRoutes, milestoneRoutes, issueRoutes, issueDeleteRoutes, issueLabelRoutes, commentRoutes, reactionRoutes, timelineRoutes, dependencyRoutes,
   reviewRoutes, reviewRequestRoutes, statusRoutes, avatarRoutes,
   hookRoutes, hookDeliveryRoutes,

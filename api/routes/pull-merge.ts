@@ -9,6 +9,9 @@ import { prefetchMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { cancelAutoMergeUpdate, mergeUpdate, updateBranchUpdate, type MergeRequest, type PullKey } from '../../workflows/pull-messages.js';
+import { joinQueueUpdate, leaveQueueUpdate } from '../../workflows/queue-messages.js';
+import { queueSettingsFor } from '../../core/merge-queue/settings.js';
+import { entryOfPull } from '../../core/merge-queue/entries.js';
 import { claimOperation, idempotencyKey, runPullOperation, sendOutcome, willRun } from '../pull-operations.js';
 
 const PullParams = Type.Object({
@@ -76,7 +79,7 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'repoMergePullRequest',
       tags: ['repository'], summary: 'Merge a pull request', params: PullParams, body: MergePullRequestOption,
-      description: 'Runs in the pull request\'s workflow, one operation at a time. A retried request with the same Idempotency-Key header gets the first answer back (for 24 h); without one, each request is judged afresh. 409 for conflicts carries Gitea\'s raw error struct plus ConflictedFiles.',
+      description: 'On a branch whose protection turns the merge queue on, merge_when_checks_succeed joins the queue (201) and a plain merge answers 405 unless an administrator forces it. Runs in the pull request\'s workflow, one operation at a time. A retried request with the same Idempotency-Key header gets the first answer back (for 24 h); without one, each request is judged afresh. 409 for conflicts carries Gitea\'s raw error struct plus ConflictedFiles.',
       response: { 200: Empty, 201: Empty, 404: ApiError, 405: ApiError, 409: Type.Unknown(), 423: ApiError },
     },
   }, async (request, reply) => {
@@ -84,6 +87,13 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
     const mergeRequest = mergeRequestFrom(request.body as MergeBody, request.doer.id);
+    // On a branch with a merge queue, "merge when checks succeed" joins the queue (its checks run
+    // on the queue's speculative commit); a plain merge is refused by the merge itself.
+    if (mergeRequest.mergeWhenChecksSucceed && !pull.has_merged && (await queueSettingsFor(db, ctx.repo.id, pull.base_branch)).enabled) {
+      const queue = { repoId: ctx.repo.id, branch: pull.base_branch };
+      const joined = await runPullOperation(app.services, key, joinQueueUpdate, { index: key.index, doerId: request.doer.id }, idempotencyKey(request, 'joinQueue', key), queue);
+      return sendOutcome(reply, joined, config.APP_URL);
+    }
     if (pull.head_repo_id === ctx.repo.id) {
       mergeRequest.where = { owner: ctx.owner.name, repo: ctx.repo.name, baseBranch: pull.base_branch, headBranch: pull.head_branch };
     }
@@ -115,12 +125,19 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'repoCancelScheduledAutoMerge',
       tags: ['repository'], summary: 'Cancel the scheduled auto merge for the given pull request', params: PullParams,
+      description: 'A pull request in a merge queue leaves the queue (204).',
       response: { 204: Empty, 403: ApiError, 404: ApiError, 423: ApiError },
     },
   }, async (request, reply) => {
-    const { ctx, key } = await loadPull(request);
+    const { ctx, pull, key } = await loadPull(request);
     if (!request.doer) throw new UnauthorizedError('token is required');
     assertNotArchived(ctx.repo);
+    const queued = await entryOfPull(db, pull.id);
+    if (queued) {
+      const queue = { repoId: ctx.repo.id, branch: queued.branch };
+      const left = await runPullOperation(app.services, key, leaveQueueUpdate, { index: key.index, doerId: request.doer.id }, idempotencyKey(request, 'leaveQueue', key), queue);
+      return sendOutcome(reply, left, config.APP_URL);
+    }
     const outcome = await runPullOperation(app.services, key, cancelAutoMergeUpdate, { doerId: request.doer.id }, idempotencyKey(request, 'cancelAutoMerge', key));
     return sendOutcome(reply, outcome, config.APP_URL);
   });

@@ -36,6 +36,12 @@ const optionFields = {
   bypass_allowlist_usernames: Names,
   bypass_allowlist_teams: Names,
   block_on_codeowner_reviews: Type.Boolean(),
+  enable_merge_queue: Type.Boolean({ description: 'pull requests into the branch land through its merge queue' }),
+  merge_queue_merge_style: Type.String({ description: 'merge, squash, rebase or rebase-merge: how the queue lands entries' }),
+  merge_queue_depth: Type.Integer({ minimum: 1, maximum: 32, description: 'entries (batches) built and checked at once' }),
+  merge_queue_max_batch: Type.Integer({ minimum: 1, maximum: 32, description: 'largest batch landed at once' }),
+  merge_queue_batch_wait_seconds: Type.Integer({ minimum: 0, maximum: 86400, description: 'how long to wait for a batch to fill' }),
+  merge_queue_check_timeout_seconds: Type.Integer({ minimum: 1, maximum: 604800, description: 'required checks not done this long after a build fail it' }),
 };
 
 type Fields = typeof optionFields;

@@ -50,6 +50,9 @@ const KINDS: Record<string, TimelineKind> = {
   delete_branch: { giteaType: 'delete_branch', fields: (branch) => ({ old_ref: branch }) },
   change_target_branch: { giteaType: 'change_target_branch', fields: baseChange },
   schedule_auto_merge: { giteaType: 'pull_scheduled_merge' },
+  // The merge queue's own events (Gitea has no queue): the content says why.
+  merge_queue_join: { giteaType: 'merge_queue_join', fields: (content) => ({ body: content }) },
+  merge_queue_leave: { giteaType: 'merge_queue_leave', fields: (content) => ({ body: content }) },
   cancel_auto_merge: { giteaType: 'pull_cancel_scheduled_merge' },
   // Gitea's own kinds, kept with Gitea's content: '1' added / '' removed for a label.
   label: { giteaType: 'label', fields: (content) => ({ body: content }) },

@@ -47,6 +47,8 @@ export interface ReadinessInput {
   wipPrefixes: string[];
   forceMerge: boolean;
   manual: boolean;
+  /** Judged for joining the merge queue: the queue's own checks come later, so statuses are not read. */
+  forQueue?: boolean;
 }
 
 export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness> {
@@ -68,15 +70,18 @@ export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness>
   if (mergeability.status === 'error') return { ready: false, waiting: false, status: 405, message: 'Please try again later' };
 
   const mayOverride = i.forceMerge && atLeast(repoCtx.mode, 'admin') && !rule?.settings.block_admin_merge_override;
+  if (rule?.settings.enable_merge_queue && !mayOverride && !i.forQueue) {
+    return { ready: false, waiting: false, status: 405, message: `${ctx.pull.base_branch} is protected by a merge queue: join it with merge_when_checks_succeed (only an administrator may force a merge past it)` };
+  }
   if (rule && !mayOverride) {
     const s = rule.settings;
     if (s.require_signed_commits) return { ready: false, waiting: false, status: 405, message: 'require signed commits: this server does not sign merge commits' };
-    if (s.block_on_outdated_branch && !(await isAncestor(ctx.basePath, mergeability.baseSha, mergeability.headSha))) {
+    if (s.block_on_outdated_branch && !i.forQueue && !(await isAncestor(ctx.basePath, mergeability.baseSha, mergeability.headSha))) {
       return { ready: false, waiting: false, status: 405, message: 'Not allowed to merge: the head branch is behind the base branch' };
     }
     const [approvals, statuses] = await Promise.all([
       approvalState(db, ctx.issue.id, mergeability.headSha, s),
-      s.enable_status_check ? latestStatusesByContext(db, ctx.baseRepo.id, mergeability.headSha) : [],
+      s.enable_status_check && !i.forQueue ? latestStatusesByContext(db, ctx.baseRepo.id, mergeability.headSha) : [],
     ]);
     if (s.block_on_rejected_reviews && approvals.rejected) {
       return { ready: false, waiting: true, status: 405, message: 'Not allowed to merge: there are official change requests' };
@@ -84,7 +89,7 @@ export async function checkMergeReadiness(i: ReadinessInput): Promise<Readiness>
     if (approvals.approvals < s.required_approvals) {
       return { ready: false, waiting: true, status: 405, message: `Not allowed to merge: ${approvals.approvals} of ${s.required_approvals} required approvals` };
     }
-    if (s.enable_status_check) {
+    if (s.enable_status_check && !i.forQueue) {
       for (const pattern of s.status_check_contexts) {
         const matching = statuses.filter((st) => statusContextMatches(pattern, st.context));
         if (matching.some((st) => st.state === 'error' || st.state === 'failure')) {

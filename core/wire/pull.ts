@@ -118,8 +118,9 @@ export async function toApiPulls(
   const appUrl = config.APP_URL;
   const issueIds = items.map((i) => i.issue.id);
   const issues = issuesStore(db);
-  const [labelIds, assigneeIds, repos, reviewers] = await Promise.all([
+  const [labelIds, assigneeIds, repos, reviewers, queued] = await Promise.all([
     issues.labelIdsOf(issueIds), issues.assigneeIdsOf(issueIds), loadRepos(deps, base, viewer, items, opts.fresh ?? false), requestedReviewersOf(db, issueIds),
+    queueEntriesOf(db, items.map((i) => i.pull.id)),
   ]);
   const allLabelIds = [...new Set([...labelIds.values()].flat())];
   const milestoneIds = [...new Set(items.map((i) => i.issue.milestone_id).filter((id): id is number => id !== null))];
@@ -203,8 +204,19 @@ export async function toApiPulls(
       pin_order: 0,
       content_version: issue.content_version,
     };
+    // Only a queued pull request says so (the field is this server's, not Gitea's).
+    const entry = queued.get(pull.id);
+    if (entry) out.merge_queue = entry;
     return out;
   });
+}
+
+/** Where each queued pull request is in its merge queue (GET .../merge_queue/{branch} has the rest). */
+async function queueEntriesOf(db: Knex, pullIds: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const rows = await db('merge_queue_entries').whereIn('pull_id', pullIds).select('pull_id', 'base_branch', 'position', 'state', 'spec_commit', 'spec_branch');
+  return new Map(rows.map((r: Record<string, unknown>) => [Number(r.pull_id), {
+    branch: r.base_branch, position: Number(r.position), state: r.state, speculative_commit: r.spec_commit ?? null, speculative_branch: r.spec_branch ?? null,
+  }]));
 }
 
 /** One pull request as the single-record endpoints (and webhook payloads) send it: with its diff stats. */

@@ -29,6 +29,7 @@ const EXTENSIONS: Record<string, string> = {
   'GET /user/hooks/{id}/deliveries': 'userListHookDeliveries',
   'GET /user/hooks/{id}/deliveries/{delivery}': 'userGetHookDelivery',
   'POST /user/hooks/{id}/deliveries/{delivery}/redeliver': 'userRedeliverHookDelivery',
+  'GET /repos/{owner}/{repo}/merge_queue/{branch}': 'repoGetMergeQueue',
 };
 
 /**
@@ -126,7 +127,7 @@ t.test('the document has Gitea\'s operationIds, tags and model names', async (t)
     t.equal(doc.definitions[name]?.title, name, `definition ${name}`);
   }
   const giteaNames = new Set(Object.keys(gitea.definitions));
-  const ownModels = ['CurrentAccessToken', 'TotpEnrolment', 'TotpConfirmOption', 'TwoFactorStatus', 'HookDelivery'];
+  const ownModels = ['CurrentAccessToken', 'TotpEnrolment', 'TotpConfirmOption', 'TwoFactorStatus', 'HookDelivery', 'MergeQueue', 'MergeQueueEntry'];
   t.same(Object.keys(doc.definitions).filter((n) => !giteaNames.has(n) && !ownModels.includes(n)), [], 'every other definition is one of Gitea\'s models');
 });
 

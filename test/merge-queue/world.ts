@@ -1,0 +1,113 @@
+// Pieces the merge queue tests (and bench/merge-queue.ts) share: turning the queue on, a simulated
+// CI that sees queue branches and posts statuses after a delay, and checks of the base's history.
+import { execFileSync } from 'node:child_process';
+import { repoDiskPath } from '../../core/repositories.js';
+import type { PullWorld } from '../pulls/fixtures.js';
+
+export interface QueueOptions {
+  depth?: number;
+  maxBatch?: number;
+  batchWaitSeconds?: number;
+  checkTimeoutSeconds?: number;
+  style?: string;
+}
+
+export async function enableQueue(w: PullWorld, o: QueueOptions = {}) {
+  return w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
+    enable_merge_queue: true, merge_queue_depth: o.depth ?? 1, merge_queue_max_batch: o.maxBatch ?? 1,
+    merge_queue_batch_wait_seconds: o.batchWaitSeconds ?? 0, merge_queue_check_timeout_seconds: o.checkTimeoutSeconds ?? 600,
+    ...(o.style ? { merge_queue_merge_style: o.style } : {}),
+  } });
+}
+
+export function join(w: PullWorld, index: number, as = 'alice') {
+  return w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${index}/merge`, as, body: { merge_when_checks_succeed: true } });
+}
+
+/** The queue branches in the bare repository, as a CI system polling it sees them: name → commit. */
+export function queueBranches(w: PullWorld): Map<string, string> {
+  const out = execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/merge-queue/'], { encoding: 'utf8' });
+  return new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+}
+
+/** The pull request a queue branch checks: the last entry of its batch. */
+export function indexOfBranch(name: string): number {
+  return Number(/\/pr-(\d+)-[0-9a-f]+$/.exec(name)?.[1] ?? 0);
+}
+
+export interface SimulatedCi {
+  /** Commits it built, with the verdict it posted. */
+  verdicts: Map<string, 'success' | 'failure'>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A CI system: polls the queue branches every `pollMs`, and `delayMs` after it first sees a commit
+ * posts `ci` = failure when `fails(commit, branch)` says so, else success. Each commit is built once.
+ */
+export function simulateCi(w: PullWorld, o: { delayMs: number; pollMs?: number; fails?: (commit: string, branch: string) => boolean }): SimulatedCi {
+  const verdicts = new Map<string, 'success' | 'failure'>();
+  const seen = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  const posting = new Set<Promise<unknown>>();
+  let stopped = false;
+  const post = (commit: string, state: 'success' | 'failure') => {
+    const p = w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${commit}`, as: 'alice', body: { state, context: 'ci', description: state === 'failure' ? 'tests failed' : 'tests passed' } });
+    posting.add(p);
+    void p.finally(() => posting.delete(p));
+  };
+  const poll = setInterval(() => {
+    if (stopped) return;
+    for (const [branch, commit] of queueBranches(w)) {
+      if (seen.has(commit)) continue;
+      seen.add(commit);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (stopped) return;
+        const state = o.fails?.(commit, branch) ? 'failure' : 'success';
+        verdicts.set(commit, state);
+        post(commit, state);
+      }, o.delayMs);
+      timers.add(timer);
+    }
+  }, o.pollMs ?? 50);
+  return {
+    verdicts,
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      for (const t of timers) clearTimeout(t);
+      await Promise.allSettled([...posting]);
+    },
+  };
+}
+
+/** The first-parent history of main from `from` (exclusive) to its tip, oldest first. */
+export function firstParents(w: PullWorld, from: string): string[] {
+  const out = execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'rev-list', '--first-parent', '--reverse', `${from}..refs/heads/main`], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+/** The latest `ci` state of a commit. */
+export async function ciState(w: PullWorld, sha: string): Promise<string | null> {
+  const row = await w.db('commit_statuses').where({ sha, context: 'ci' }).orderBy('id', 'desc').first('state');
+  return row ? String(row.state) : null;
+}
+
+/** Whether `commit` contains `ancestor` (a speculative commit built with a given pull request's head). */
+export function contains(w: PullWorld, ancestor: string, commit: string): boolean {
+  try {
+    execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'merge-base', '--is-ancestor', ancestor, commit]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The merge queue timeline comments of a pull request, oldest first. */
+export async function queueComments(w: PullWorld, index: number): Promise<string[]> {
+  const rows = await w.db('comments as c').join('pull_requests as p', 'p.issue_id', 'c.issue_id').where('p.index', index)
+    .whereIn('c.type', ['merge_queue_join', 'merge_queue_leave']).orderBy('c.id').select('c.content');
+  return rows.map((r: { content: string }) => r.content);
+}
