@@ -1,12 +1,12 @@
 // A pull request's code: .diff and .patch streamed from git, the merged check, the commit list and
 // the changed-file list with Gitea's X-Page family of headers (routers/api/v1/repo/pull.go).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError } from '../../core/errors.js';
 import type { RepoContext } from '../../core/permissions.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { pullCommitPage, pullFilePage, pullRange } from '../../core/pulls/compare.js';
-import { pullsStore, type PullRow } from '../../db/pulls.js';
+import type { PullRow } from '../../db/pulls.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
 import { streamDiff, streamFormatPatch, type NumStatEntry } from '../../git/index.js';
@@ -15,7 +15,7 @@ import { answeredNotModified, strongEtag } from '../etag.js';
 import { readPaging, setPageCountHeaders } from '../paging.js';
 import { join } from 'node:path';
 import { doerOf } from '../repo-request.js';
-import { pullRepoFromRequest } from './pulls.js';
+import { pullFromRequest } from './pulls.js';
 import { ApiError } from '../schemas/issue.js';
 import { ChangedFile, Commit, GoBool, goBool, PullParams } from '../schemas/pull.js';
 import { toApiCommits, usersByCommitEmail } from '../serializers/commit.js';
@@ -31,10 +31,9 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
   const appUrl = config.APP_URL;
   const diffCache = new DiffDiskCache(join(config.APP_DATA_PATH, 'cache', 'diffs'), config.READ_CACHE_DISK_BYTES, config.READ_CACHE_DIFF_MAX_BYTES);
 
-  async function loadPull(ctx: RepoContext, index: number): Promise<{ pull: PullRow; path: string }> {
-    const pull = await pullsStore(db).byIndex(ctx.repo.id, index);
-    if (!pull) throw new NotFoundError('pull request does not exist');
-    return { pull, path: repoDiskPath(config, ctx.owner.name, ctx.repo.name) };
+  async function loadPull(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow; path: string }> {
+    const { ctx, pull } = await pullFromRequest(request, params);
+    return { ctx, pull, path: repoDiskPath(config, ctx.owner.name, ctx.repo.name) };
   }
 
   // One route, as Gitea's `{index}.{diffType:diff|patch}`: `/pulls/1.0` is not a diff but index "1.0".
@@ -46,8 +45,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull, path } = await loadPull(ctx, request.params.index);
+    const { pull, path } = await loadPull(request, request.params);
     const range = await pullRange(path, pull);
     const binary = goBool(request.query.binary, false);
     const { diffType } = request.params;
@@ -69,8 +67,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     schema: { operationId: 'repoPullRequestIsMerged', tags: ['repository'], summary: 'Check if a pull request has been merged', params: PullParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'issue' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull } = await loadPull(ctx, request.params.index);
+    const { pull } = await loadPull(request, request.params);
     if (!pull.has_merged) throw new NotFoundError('pull request has not been merged');
     return reply.code(204).send();
   });
@@ -88,8 +85,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull, path } = await loadPull(ctx, request.params.index);
+    const { ctx, pull, path } = await loadPull(request, request.params);
     const paging = readPaging(request.query, config);
     const withVerification = goBool(request.query.verification, true);
     const withFiles = goBool(request.query.files, true);
@@ -118,8 +114,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull, path } = await loadPull(ctx, request.params.index);
+    const { ctx, pull, path } = await loadPull(request, request.params);
     const paging = readPaging(request.query, config);
     const skipTo = request.query['skip-to'];
     if (skipTo !== undefined && skipTo.includes('\0')) throw new NotFoundError('no such file');
