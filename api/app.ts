@@ -6,6 +6,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.j
 import { registerSwagger } from './plugins/swagger.js';
 import { registerGoDecoding } from './plugins/decoding.js';
 import { loggerOptions, requestIdFrom } from './logging.js';
+import { readCache } from '../core/read-cache.js';
 import type { Services } from './services.js';
 import { miscRoutes } from './routes/misc.js';
 import { authPlugin } from './plugins/auth.js';
@@ -36,6 +37,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
+  readCache.setLimit(config.READ_CACHE_MEMORY_BYTES);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -12,7 +12,8 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
-import { renderDocument } from '../workers/markup/render.js';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -39,16 +40,18 @@ function document(bytes: number): string {
   return block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
 }
 
-function ceiling(text: string, seconds: number): number {
-  const request = { kind: 'markdown' as const, mode: 'gfm', text, context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
-  const end = Date.now() + seconds * 1000;
-  let n = 0;
-  while (Date.now() < end) {
-    renderDocument(request);
-    n++;
-  }
-  return n / seconds;
+/** Renders per second of `threads` threads each rendering `text` in a bare loop. */
+async function ceiling(text: string, seconds: number, threads: number): Promise<number> {
+  const rates = await Promise.all(Array.from({ length: threads }, async () => {
+    const worker = new Worker(new URL('./markdown-ceiling.js', import.meta.url), { workerData: { text, seconds } });
+    const [rate] = (await once(worker, 'message')) as [number];
+    await worker.terminate();
+    return rate;
+  }));
+  return rates.reduce((a, b) => a + b, 0);
 }
+
+const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
@@ -64,11 +67,14 @@ async function main() {
   const rows: Array<Array<string | number>> = [];
   let failures = 0;
   let loopP99 = 0;
+  const ceilings = new Map<number, number>();
+  for (const bytes of [2048, 20 * 1024, 500 * 1024]) ceilings.set(bytes, await ceiling(document(bytes), Math.min(SECONDS, 3), config.POOL_MAX_THREADS));
+  const start = mib(process.memoryUsage.rss());
   const rss = trackPeakRss();
   for (const [label, bytes] of [['2 KB', 2048], ['20 KB', 20 * 1024], ['500 KB', 500 * 1024]] as const) {
     const text = document(bytes);
     const body = JSON.stringify({ Mode: 'gfm', Text: text });
-    const inProcess = ceiling(text, Math.min(SECONDS, 3));
+    const inProcess = ceilings.get(bytes)!;
     for (const connections of [1, 8, 64]) {
       // Each sample spans the sampling interval plus the delay; a 1 ms interval, subtracted below,
       // leaves the delay itself (with 10 ms an idle loop already read 13 ms at p99).
@@ -83,8 +89,12 @@ async function main() {
     }
   }
   const peak = rss.stop();
-  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s (1 thread, in-process)', 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)'], rows)}\n`);
-  process.stdout.write(`\npeak server RSS: ${peak} MiB; worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
+  const stopped = mib(process.memoryUsage.rss());
+  await new Promise((r) => setTimeout(r, 60_000));
+  const rested = mib(process.memoryUsage.rss());
+  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)'], rows)}\n`);
+  process.stdout.write(`\nserver RSS: ${start} MiB at the start, peak ${peak} MiB, ${stopped} MiB when the load stopped, ${rested} MiB a minute later (${((rested / start - 1) * 100).toFixed(0)} % over the start); pool threads alive then: ${pool.stats().threads}\n`);
+  process.stdout.write(`worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
   process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
   await app.close();
   await pool.destroy();

@@ -28,6 +28,10 @@ const SCENARIOS: Scenario[] = [
     about: '`GET .../pulls` on a repository with 10,000 pull requests (several orders and filters) and one pull request `GET .../pulls/4321`, at 32 connections, on MariaDB; the query plans; peak RSS.',
   },
   {
+    name: 'pull-reads', script: 'pull-reads', args: ['5'],
+    about: 'One pull request among 300, of 2,000 files and 200,000 lines in 20 commits: the list page, the record, its commits, files (and a 304) and `.diff`, each next to its ceiling (the bare git commands behind it, or the HTTP floor of `GET /version` with the same token); the first (cold) request of each, RSS after each run and at peak, and a minute after the load stops.',
+  },
+  {
     name: 'pull-files', script: 'pull-files', args: ['5'],
     about: 'A pull request of 2,000 files and 200,000 lines: the first page of `GET .../pulls/{index}/files` and the streamed `.diff`, alone and under load, on MariaDB; RSS before and at peak.',
   },
@@ -71,6 +75,40 @@ interface Outcome {
   seconds: number;
   stdout: string;
   stderr: string;
+  rss: RssFigures;
+}
+
+interface RssFigures {
+  /** MiB at the first sample, the median of all samples (the steady state), and the peak (VmHWM). */
+  start: number;
+  median: number;
+  peak: number;
+}
+
+/** Samples a process's resident memory from /proc every 200 ms until `stop`. */
+function sampleRss(pid: number): { stop(): RssFigures } {
+  const samples: number[] = [];
+  let peak = 0;
+  const read = () => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+      samples.push(kib('VmRSS'));
+      peak = Math.max(peak, kib('VmHWM'));
+    } catch {
+      // gone already
+    }
+  };
+  read();
+  const timer = setInterval(read, 200);
+  const mib = (kib: number) => Math.round(kib / 102.4) / 10;
+  return {
+    stop() {
+      clearInterval(timer);
+      const sorted = [...samples].sort((a, b) => a - b);
+      return { start: mib(samples[0] ?? 0), median: mib(sorted[Math.floor(sorted.length / 2)] ?? 0), peak: mib(Math.max(peak, ...samples)) };
+    },
+  };
 }
 
 function runScenario(s: Scenario): Promise<Outcome> {
@@ -79,10 +117,11 @@ function runScenario(s: Scenario): Promise<Outcome> {
   const child = spawn(process.execPath, [join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  const rss = sampleRss(child.pid ?? 0);
   child.stdout.on('data', (c: Buffer) => { stdout += c; process.stdout.write(c); });
   child.stderr.on('data', (c: Buffer) => { stderr = (stderr + c).slice(-20_000); });
   return new Promise((resolve) => child.once('exit', (code) => resolve({
-    scenario: s, status: code ?? 1, seconds: Math.round((performance.now() - started) / 100) / 10, stdout, stderr,
+    scenario: s, status: code ?? 1, seconds: Math.round((performance.now() - started) / 100) / 10, stdout, stderr, rss: rss.stop(),
   })));
 }
 
@@ -123,9 +162,13 @@ function report(outcomes: Outcome[], facts: Array<[string, string]>, startedAt: 
     '',
     '## Summary',
     '',
-    table(['scenario', 'result', 'seconds', 'command'], outcomes.map((o) => [
-      o.scenario.name, o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`, o.seconds, `\`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\``,
+    table(['scenario', 'result', 'seconds', 'RSS start / steady (median) / peak MiB', 'command'], outcomes.map((o) => [
+      o.scenario.name, o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`, o.seconds, `${o.rss.start} / ${o.rss.median} / ${o.rss.peak}`,
+      `\`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\``,
     ])),
+    '',
+    'RSS is the scenario process\'s, sampled every 200 ms (peak: its VmHWM): the service itself for the scenarios that serve in-process; '
+      + 'merge and webhooks run the service in a process of their own and report its figures in their sections.',
     '',
   ];
   for (const o of outcomes) {

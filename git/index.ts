@@ -2,6 +2,7 @@
 // individual modules.
 export * from './runner.js';
 export * from './refs.js';
+export * from './ref-files.js';
 export * from './branch-count.js';
 export * from './objects.js';
 export * from './repository.js';

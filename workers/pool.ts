@@ -14,6 +14,8 @@ export interface PoolSettings {
 export interface TaskPool {
   run<T>(task: PoolTask, signal?: AbortSignal): Promise<T>;
   stats(): { threads: number; queueSize: number; completed: number; runTimeP99: number };
+  /** Whether every thread the pool may have is running a task (a new one would wait). */
+  saturated(): boolean;
   destroy(): Promise<void>;
 }
 
@@ -47,6 +49,9 @@ export function createTaskPool(s: PoolSettings): TaskPool {
       } finally {
         inFlight--;
       }
+    },
+    saturated() {
+      return inFlight >= s.POOL_MAX_THREADS;
     },
     stats() {
       return {

@@ -3,11 +3,18 @@ import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyReques
 import Type, { type Static } from 'typebox';
 import { extractReferenceCandidates, type ReferenceCandidates } from '../../workers/markup/references.js';
 import type { RenderRequest } from '../../workers/markup/types.js';
+import { renderDocument } from '../../workers/markup/render.js';
 import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
 import { goJsonParser, malformedJsonBody } from '../plugins/decoding.js';
 
 const INLINE_SCAN_LIMIT = 4 * 1024;
+/**
+ * Documents up to this size are rendered on the event loop when every pool thread is busy (about a
+ * millisecond each): the main thread otherwise idles while requests wait for a thread, and the
+ * round trip costs a small document as much as its rendering. Larger ones always go to the pool.
+ */
+const INLINE_RENDER_LIMIT = 4 * 1024;
 
 const MarkupOption = Type.Object({
   Text: Type.Optional(Type.String({ description: 'Text to render' })),
@@ -58,10 +65,13 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
       ? extractReferenceCandidates(input.text, input.context, 1000, config.APP_URL)
       : await pool.run<ReferenceCandidates>({ kind: 'scanReferences', text: input.text, context: input.context, limit: 1000, appUrl: config.APP_URL }, signal);
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
-    const result = await pool.run<RenderedBody>(
-      { kind: 'render', request: { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues } },
-      signal,
-    );
+    const renderRequest: RenderRequest = { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues };
+    if (input.text.length <= INLINE_RENDER_LIMIT && pool.saturated()) {
+      const inline = renderDocument(renderRequest);
+      if (!inline.ok) return reply.code(inline.status).type('text/plain; charset=utf-8').send(inline.message);
+      return reply.code(200).type('text/html; charset=utf-8').send(inline.html);
+    }
+    const result = await pool.run<RenderedBody>({ kind: 'render', request: renderRequest }, signal);
     if (!result.ok) return reply.code(result.status).type('text/plain; charset=utf-8').send(result.message);
     return reply.code(200).type('text/html; charset=utf-8').send(Buffer.from(result.html.buffer, result.html.byteOffset, result.html.byteLength));
   }

@@ -1,21 +1,24 @@
 // A pull request's code: .diff and .patch streamed from git, the merged check, the commit list and
 // the changed-file list with Gitea's X-Page family of headers (routers/api/v1/repo/pull.go).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError } from '../../core/errors.js';
 import type { RepoContext } from '../../core/permissions.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { pullCommitPage, pullFilePage, pullRange } from '../../core/pulls/compare.js';
-import { pullsStore, type PullRow } from '../../db/pulls.js';
+import type { PullRow } from '../../db/pulls.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
 import { streamDiff, streamFormatPatch, type NumStatEntry } from '../../git/index.js';
+import { DiffDiskCache } from '../../core/diff-cache.js';
+import { answeredNotModified, strongEtag } from '../etag.js';
 import { readPaging, setPageCountHeaders } from '../paging.js';
+import { join } from 'node:path';
 import { doerOf } from '../repo-request.js';
-import { pullRepoFromRequest } from './pulls.js';
+import { pullFromRequest } from './pulls.js';
 import { ApiError } from '../schemas/issue.js';
 import { ChangedFile, Commit, GoBool, goBool, PullParams } from '../schemas/pull.js';
-import { toApiCommits } from '../serializers/commit.js';
+import { toApiCommits, usersByCommitEmail } from '../serializers/commit.js';
 import { pathSegments, repoLinks } from '../serializers/contents.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError };
@@ -26,11 +29,11 @@ type IndexParams = { owner: string; repo: string; index: number };
 export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const appUrl = config.APP_URL;
+  const diffCache = new DiffDiskCache(join(config.APP_DATA_PATH, 'cache', 'diffs'), config.READ_CACHE_DISK_BYTES, config.READ_CACHE_DIFF_MAX_BYTES);
 
-  async function loadPull(ctx: RepoContext, index: number): Promise<{ pull: PullRow; path: string }> {
-    const pull = await pullsStore(db).byIndex(ctx.repo.id, index);
-    if (!pull) throw new NotFoundError('pull request does not exist');
-    return { pull, path: repoDiskPath(config, ctx.owner.name, ctx.repo.name) };
+  async function loadPull(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow; path: string }> {
+    const { ctx, pull } = await pullFromRequest(request, params);
+    return { ctx, pull, path: repoDiskPath(config, ctx.owner.name, ctx.repo.name) };
   }
 
   // One route, as Gitea's `{index}.{diffType:diff|patch}`: `/pulls/1.0` is not a diff but index "1.0".
@@ -42,23 +45,29 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull, path } = await loadPull(ctx, request.params.index);
+    const { pull, path } = await loadPull(request, request.params);
     const range = await pullRange(path, pull);
     const binary = goBool(request.query.binary, false);
-    // Never buffered: git writes, the socket reads, back-pressure in between.
-    const stream = request.params.diffType === 'diff'
+    const { diffType } = request.params;
+    // The diff is a function of the two commits: its tag says so, and it is kept on disk.
+    const key = [diffType, String(binary), range.from, range.to];
+    if (answeredNotModified(request, reply, strongEtag(key))) return reply;
+    reply.type('text/plain; charset=utf-8').serializer((x: unknown) => x as string);
+    const cacheKey = DiffDiskCache.keyOf([path, ...key]);
+    const kept = await diffCache.open(cacheKey);
+    if (kept) return reply.header('content-length', kept.size).send(kept.stream);
+    // Never buffered: git writes, the socket (and the cache file) read, back-pressure in between.
+    const stream = diffType === 'diff'
       ? streamDiff(path, range.from, range.to, { binary })
       : streamFormatPatch(path, range.from, range.to, binary ? { binary: true } : {});
-    return reply.type('text/plain; charset=utf-8').serializer((x: unknown) => x as string).send(stream);
+    return reply.send(diffCache.capture(cacheKey, stream));
   });
 
   app.get<{ Params: IndexParams }>('/api/v1/repos/:owner/:repo/pulls/:index/merge', {
     schema: { operationId: 'repoPullRequestIsMerged', tags: ['repository'], summary: 'Check if a pull request has been merged', params: PullParams, response: { 204: Type.Null(), ...errors } },
     config: { scope: 'issue' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull } = await loadPull(ctx, request.params.index);
+    const { pull } = await loadPull(request, request.params);
     if (!pull.has_merged) throw new NotFoundError('pull request has not been merged');
     return reply.code(204).send();
   });
@@ -76,16 +85,20 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull, path } = await loadPull(ctx, request.params.index);
+    const { ctx, pull, path } = await loadPull(request, request.params);
     const paging = readPaging(request.query, config);
     const withVerification = goBool(request.query.verification, true);
     const withFiles = goBool(request.query.files, true);
-    const { total, commits } = await pullCommitPage(path, await pullRange(path, pull), paging);
+    const range = await pullRange(path, pull);
+    const { total, commits } = await pullCommitPage(path, range, paging);
     const links = repoLinks(appUrl, ctx);
-    const out = await toApiCommits(db, path, links, commits, { stat: true, files: withFiles, verification: withVerification }, doerOf(request), appUrl);
+    // The page is a function of the commits, the options and the accounts it shows.
+    const viewer = doerOf(request);
+    const users = await usersByCommitEmail(db, commits);
     setPageCountHeaders(request, reply, total, paging, appUrl);
-    return out;
+    const etag = strongEtag(['commits', links.api, range.commitsFrom, range.to, paging.offset, paging.limit, withFiles, withVerification, viewer?.id, JSON.stringify([...users.values()])]);
+    if (answeredNotModified(request, reply, etag)) return reply;
+    return toApiCommits(db, path, links, commits, { stat: true, files: withFiles, verification: withVerification }, viewer, appUrl, users);
   });
 
   app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; 'skip-to'?: string; whitespace?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/files', {
@@ -101,8 +114,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { scope: 'repository' },
   }, async (request, reply) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    const { pull, path } = await loadPull(ctx, request.params.index);
+    const { ctx, pull, path } = await loadPull(request, request.params);
     const paging = readPaging(request.query, config);
     const skipTo = request.query['skip-to'];
     if (skipTo !== undefined && skipTo.includes('\0')) throw new NotFoundError('no such file');
@@ -119,6 +131,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     const html = `${appUrl}${owner}/${name}`;
     const api = `${appUrl}api/v1/repos/${owner}/${name}`;
     setPageCountHeaders(request, reply, total, paging, appUrl);
+    if (answeredNotModified(request, reply, strongEtag(['files', api, range.from, range.to, request.query.whitespace, skipTo, paging.offset, paging.limit]))) return reply;
     return files.map((f: NumStatEntry) => ({
       filename: f.filename,
       ...(f.status === 'renamed' && f.previousFilename !== undefined ? { previous_filename: f.previousFilename } : {}),

@@ -13,7 +13,7 @@ import { parseHeadSpec, resolveHeadRepository } from '../../core/pulls/head-spec
 import { listPulls, parseLabelIds, posterIdOf, type PullListItem, type PullStateFilter } from '../../core/pulls/list.js';
 import { workInProgressPrefixes } from '../../core/pulls/wip.js';
 import { issuesStore } from '../../db/issues.js';
-import { pullsStore } from '../../db/pulls.js';
+import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { branchRef, isValidBranchName, resolveRef } from '../../git/index.js';
 import { changeBaseUpdate, setStateUpdate, type OperationOutcome, type PullKey } from '../../workflows/pull-messages.js';
 import { readPaging, setPagingHeaders } from '../paging.js';
@@ -40,6 +40,19 @@ export async function pullRepoFromRequest(request: FastifyRequest, params: Param
   const ctx = await repoFromRequest(request, params);
   if (!ctx.repo.has_pull_requests) throw new NotFoundError('pull requests are disabled in this repository');
   return ctx;
+}
+
+/**
+ * The repository (checked as pullRepoFromRequest does) and its pull request `index`, read at the same
+ * time: the pull request by the repository's names, matched to the repository once that is known.
+ */
+export async function pullFromRequest(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow }> {
+  const found = pullsStore(request.server.services.db).byRepoNamesAndIndex(params.owner, params.repo, params.index);
+  found.catch(() => undefined); // awaited below, after the repository's own 404s
+  const ctx = await pullRepoFromRequest(request, params);
+  const pull = await found;
+  if (!pull || pull.base_repo_id !== ctx.repo.id) throw new NotFoundError('pull request does not exist');
+  return { ctx, pull };
 }
 
 export async function pullRoutes(app: FastifyInstance): Promise<void> {
@@ -83,8 +96,10 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     schema: { operationId: 'repoGetPullRequest', tags: ['repository'], summary: 'Get a pull request', params: PullParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
-    const ctx = await pullRepoFromRequest(request, request.params);
-    return single(request, ctx, await loadPull(ctx, request.params.index));
+    const { ctx, pull } = await pullFromRequest(request, request.params);
+    const issue = await issuesStore(db).byId(pull.issue_id);
+    if (!issue) throw new NotFoundError('pull request does not exist');
+    return single(request, ctx, { pull, issue });
   });
 
   app.get<{ Params: Params & { base: string; '*': string } }>('/api/v1/repos/:owner/:repo/pulls/:base/*', {

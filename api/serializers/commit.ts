@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { toUserRow, type UserRow } from '../../db/users.js';
 import { commitFiles, commitStats, unverifiedCommit, type CommitInfo } from '../../git/index.js';
 import { toApiUser } from './user.js';
+import { readCache } from '../../core/read-cache.js';
 
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
@@ -30,14 +31,20 @@ export async function usersByCommitEmail(db: Knex, commits: CommitInfo[]): Promi
 
 export async function toApiCommits(
   db: Knex, repoPath: string, links: CommitRepoLinks, commits: CommitInfo[], parts: CommitParts, viewer: UserRow | null, appUrl: string,
+  /** The page's accounts when the caller has read them already. */
+  known?: Map<string, UserRow>,
 ) {
-  const users = await usersByCommitEmail(db, commits);
+  const users = known ?? await usersByCommitEmail(db, commits);
   const person = (email: string) => {
     const u = users.get(email.toLowerCase());
     return u ? toApiUser(u, viewer, appUrl) : null;
   };
   return Promise.all(commits.map(async (c) => {
-    const [stats, files] = await Promise.all([parts.stat ? commitStats(repoPath, c.sha) : null, parts.files ? commitFiles(repoPath, c.sha) : null]);
+    // A commit's stats and files are its own forever: asked of git once.
+    const [stats, files] = await Promise.all([
+      parts.stat ? readCache.memo(`cs\0${repoPath}\0${c.sha}`, () => commitStats(repoPath, c.sha)) : null,
+      parts.files ? readCache.memo(`cf\0${repoPath}\0${c.sha}`, () => commitFiles(repoPath, c.sha)) : null,
+    ]);
     return {
       url: `${links.api}/git/commits/${c.sha}`,
       sha: c.sha,

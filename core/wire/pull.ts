@@ -13,7 +13,8 @@ import { milestonesStore, type MilestoneRow } from '../../db/milestones.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
 import { unixToIso } from '../../db/time.js';
 import { usersStore, type UserRow } from '../../db/users.js';
-import { listBranches, type ShortStat } from '../../git/index.js';
+import { branchRef, isValidBranchName, listBranches, pullHeadRef, readRefs, type ShortStat } from '../../git/index.js';
+import type { PullRow } from '../../db/pulls.js';
 import { pullRange, pullStats } from '../pulls/compare.js';
 import { toApiRepo, type ApiRepository } from './repo.js';
 import { toApiUser } from './user.js';
@@ -94,9 +95,26 @@ async function loadRepos(deps: PullSerializerDeps, base: RepoContext, viewer: Us
     out.set(repo.id, { view, api: mode === 'none' ? null : toApiRepo(view, viewer, deps.config.APP_URL), branches: null });
   }));
   await Promise.all([...out.values()].map(async (f) => {
-    f.branches = await branchHeads(repoDiskPath(deps.config, f.view.owner.name, f.view.repo.name), fresh);
+    const path = repoDiskPath(deps.config, f.view.owner.name, f.view.repo.name);
+    f.branches = fresh ? await namedBranchHeads(path, branchesIn(f.view.repo.id, base.repo.id, items)) : await branchHeads(path, false);
   }));
   return out;
+}
+
+/** The branches of repository `repoId` that the records refer to (base branches of the base repository, head branches). */
+function branchesIn(repoId: number, baseId: number, items: PullListItem[]): string[] {
+  const names = items.flatMap(({ pull }) => [...(repoId === baseId ? [pull.base_branch] : []), ...(pull.head_repo_id === repoId ? [pull.head_branch] : [])]);
+  return [...new Set(names)].filter(isValidBranchName);
+}
+
+/** A few branches read from their reference files: no git process for a single record. */
+async function namedBranchHeads(path: string, names: string[]): Promise<Map<string, string> | null> {
+  try {
+    const refs = await readRefs(path, names.map(branchRef));
+    return new Map(names.flatMap((n) => (refs.has(branchRef(n)) ? [[n, refs.get(branchRef(n))!] as const] : [])));
+  } catch {
+    return null;
+  }
 }
 
 export interface ToApiPullOptions {
@@ -222,12 +240,26 @@ async function queueEntriesOf(db: Knex, pullIds: number[]): Promise<Map<number, 
 /** One pull request as the single-record endpoints (and webhook payloads) send it: with its diff stats. */
 export async function toApiPull(deps: PullSerializerDeps, base: RepoContext, viewer: UserRow | null, item: PullListItem): Promise<Record<string, unknown>> {
   const stats = new Map<number, ShortStat>();
-  try {
-    const path = repoDiskPath(deps.config, base.owner.name, base.repo.name);
-    stats.set(item.pull.id, await pullStats(path, await pullRange(path, item.pull)));
-  } catch {
-    // A pull request whose head ref or history is gone still has a record to show.
-  }
+  // A pull request whose head ref or history is gone still has a record to show.
+  const stat = await statsOf(repoDiskPath(deps.config, base.owner.name, base.repo.name), item.pull).catch(() => null);
+  if (stat) stats.set(item.pull.id, stat);
   const [out] = await toApiPulls(deps, base, viewer, [item], { stats, fresh: true });
   return out!;
+}
+
+const SETTLED_CHECKS: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 'ancestor']);
+
+/**
+ * The record's diff statistics: what the workflow stored when its check was of exactly the current
+ * head and base commits (no git at all), else those of merge base..head computed once per pair of
+ * commits; never those of another head.
+ */
+async function statsOf(path: string, pull: PullRow): Promise<ShortStat> {
+  if (!pull.has_merged && pull.merge_base && SETTLED_CHECKS.has(pull.status) && isValidBranchName(pull.base_branch)) {
+    const refs = await readRefs(path, [pullHeadRef(pull.index), branchRef(pull.base_branch)]);
+    if (refs.get(pullHeadRef(pull.index)) === pull.checked_head && refs.get(branchRef(pull.base_branch)) === pull.checked_base) {
+      return { files: pull.changed_files, additions: pull.additions, deletions: pull.deletions };
+    }
+  }
+  return pullStats(path, await pullRange(path, pull));
 }

@@ -89,3 +89,17 @@ t.test('the pool stops runaway work and refuses work beyond its queue', async (t
   }
   t.equal(after.body, '<p><em>ok</em></p>\n', 'the pool works again afterwards');
 });
+
+t.test('small documents render on the event loop while every pool thread is busy, with the same answer', async (t) => {
+  const { app } = await startTestServices(t, { env: { POOL_MAX_THREADS: '1', POOL_MIN_THREADS: '1', POOL_TASK_TIMEOUT_MS: '60000', MARKUP_BODY_LIMIT: String(8 * 1024 * 1024) } });
+  const render = (text: string) => app.inject({ method: 'POST', url: '/api/v1/markdown', payload: { Mode: 'comment', Text: text } });
+  const small = 'Some **bold**, a [link](https://example.com/x), @nobody and #1.\n\n- [x] done';
+  const alone = await render(small);
+  t.equal(alone.statusCode, 200, alone.body);
+  const big = render(Array.from({ length: 20000 }, (_, i) => `- item ${i} with **bold**`).join('\n'));
+  const during = await Promise.all(Array.from({ length: 5 }, () => render(small)));
+  for (const r of during) t.equal(r.body, alone.body, 'the same HTML as from the pool');
+  t.equal((await big).statusCode, 200);
+  const bad = await app.inject({ method: 'POST', url: '/api/v1/markup', payload: { Mode: 'file', FilePath: 'x.unknown', Text: 'x' } });
+  t.equal(bad.statusCode, 422, 'errors are the same too');
+});

@@ -1,0 +1,15 @@
+// The renderer in a bare loop, in a thread of its own (markdown.ts starts one per pool thread), so
+// the ceiling is measured as the pool would run it and its heap is gone before the server's memory
+// is read.
+import { parentPort, workerData } from 'node:worker_threads';
+import { renderDocument } from '../workers/markup/render.js';
+
+const { text, seconds } = workerData as { text: string; seconds: number };
+const request = { kind: 'markdown' as const, mode: 'gfm', text, context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
+const end = Date.now() + seconds * 1000;
+let n = 0;
+while (Date.now() < end) {
+  renderDocument(request);
+  n++;
+}
+parentPort!.postMessage(n / seconds);

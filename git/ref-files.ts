@@ -1,0 +1,72 @@
+// References read from their files without starting git: the read paths that only need to know
+// where a few references point (a single pull request, its files, commits and diff) otherwise
+// spend a git process (several milliseconds) on each. Loose file first, then packed-refs, as
+// git's files backend reads them; anything else (a reftable, a symbolic reference) is asked of git.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isValidRefName, isValidSha, resolveRefs } from './refs.js';
+
+interface PackedRefs {
+  key: string;
+  refs: Map<string, string>;
+}
+
+// packed-refs parsed once per version of the file (inode, size, modification time).
+const packedCache = new Map<string, PackedRefs>();
+const reftableRepos = new Map<string, boolean>();
+
+async function packedRefs(repoPath: string): Promise<Map<string, string>> {
+  const file = join(repoPath, 'packed-refs');
+  const st = await stat(file, { bigint: true }).catch(() => null);
+  if (!st) return new Map();
+  const key = `${st.ino}:${st.size}:${st.mtimeNs}`;
+  const hit = packedCache.get(repoPath);
+  if (hit && hit.key === key) return hit.refs;
+  const refs = new Map<string, string>();
+  for (const line of (await readFile(file, 'utf8').catch(() => '')).split('\n')) {
+    if (line.startsWith('#') || line.startsWith('^') || line.length === 0) continue;
+    const space = line.indexOf(' ');
+    refs.set(line.slice(space + 1).trim(), line.slice(0, space));
+  }
+  if (packedCache.size >= 1000) packedCache.clear();
+  packedCache.set(repoPath, { key, refs });
+  return refs;
+}
+
+async function isReftable(repoPath: string): Promise<boolean> {
+  let known = reftableRepos.get(repoPath);
+  if (known === undefined) {
+    known = await stat(join(repoPath, 'reftable')).then(() => true, () => false);
+    if (reftableRepos.size >= 10_000) reftableRepos.clear();
+    reftableRepos.set(repoPath, known);
+  }
+  return known;
+}
+
+/** 'missing' when there is no loose file, null when the file is there but not an object name. */
+async function looseRef(repoPath: string, ref: string): Promise<string | null | 'missing'> {
+  try {
+    const text = (await readFile(join(repoPath, ref), 'utf8')).trim();
+    return isValidSha(text) ? text : null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : null;
+  }
+}
+
+/**
+ * Where each of `refs` (full names under refs/) points; missing references are absent. One git
+ * process answers instead when a reference is not a plain loose or packed one.
+ */
+export async function readRefs(repoPath: string, refs: string[]): Promise<Map<string, string>> {
+  if (refs.some((r) => !isValidRefName(r)) || await isReftable(repoPath)) return resolveRefs(repoPath, refs);
+  const found = new Map<string, string>();
+  const loose = await Promise.all(refs.map((r) => looseRef(repoPath, r)));
+  if (loose.includes(null)) return resolveRefs(repoPath, refs);
+  const packed = loose.includes('missing') ? await packedRefs(repoPath) : null;
+  refs.forEach((ref, i) => {
+    const sha = loose[i] === 'missing' ? packed!.get(ref) : loose[i];
+    if (sha) found.set(ref, sha);
+  });
+  return found;
+}
