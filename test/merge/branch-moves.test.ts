@@ -11,7 +11,8 @@ async function pullRow(w: PullWorld, index: number) {
 
 /** The stored check is of exactly this base commit (the pull request's workflow checked it again). */
 function checkedAgainst(w: PullWorld, index: number, ref: string): Promise<boolean> {
-  return waitFor(async () => (await pullRow(w, index))?.checked_base === refOf(w, ref), 15_000, 200);
+  // Generous: checks of a base that keeps moving are put off until it is quiet (core/pulls/landing/base-moved.ts).
+  return waitFor(async () => (await pullRow(w, index))?.checked_base === refOf(w, ref), 45_000, 200);
 }
 
 t.test('a merge tells the pull requests into its base: a new conflict shows, a clean one is checked again', async (t) => {
