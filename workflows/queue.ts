@@ -66,18 +66,20 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     log.info('entry left the queue', { index, reason });
   };
 
-  setHandler(joinQueueUpdate, (req) => mutex.runExclusive(async (): Promise<OperationOutcome> => {
+  // Admission (the readiness check, the row and its comment) runs outside the queue's lock, so a
+  // burst of joins is admitted several at a time; the row's unique key refuses a second entry.
+  setHandler(joinQueueUpdate, async (req): Promise<OperationOutcome> => {
     if (entries.some((e) => e.index === req.index)) return { status: 409, body: { message: 'the pull request is already in the merge queue' } };
-    const outcome = await records.admitToQueue(key, req, entries.length + 1);
+    // Its position is published by the next round (0 until then).
+    const outcome = await records.admitToQueue(key, req, 0);
     if (outcome.status !== 201) return { status: outcome.status, body: outcome.body };
     entries.push({
       index: req.index, pullId: outcome.pullId!, doerId: req.doerId, headSha: outcome.headSha!, queuedAt: new Date().toISOString(), state: 'waiting',
       batch: 0, commit: '', builtOn: '', mergeBase: '', branch: '', checksSince: 0, checks: [],
     });
     nudged = true;
-    await publish();
     return { status: 201 };
-  }));
+  });
 
   setHandler(leaveQueueUpdate, (req) => mutex.runExclusive(async (): Promise<OperationOutcome> => {
     const entry = entries.find((e) => e.index === req.index);
