@@ -343,11 +343,11 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         refreshAtOnce = false;
         const result = await mutex.runExclusive(() => gitWork.refreshMergeability(key, baseOnly ? { baseOnly } : undefined));
         if (result?.deferMs !== undefined) {
-          // The base is still moving (a burst of merges): check once it is quiet, waiting longer
-          // each time it is not, so a long burst costs a few cheap activities, not many checks.
+          // The base is still moving (a burst of merges): check once it is quiet, waiting four
+          // times longer each time it is not, so a long burst costs a few cheap activities, not many checks.
           deferrals++;
           mergeabilityStale = true;
-          await condition(() => refreshAtOnce || finished || autoMergeDue, Math.min(result.deferMs * 2 ** deferrals, MAX_DEFERRAL_MS));
+          await condition(() => refreshAtOnce || finished || autoMergeDue, Math.min(Math.max(result.deferMs, 500) * 4 ** deferrals, MAX_DEFERRAL_MS));
         } else {
           deferrals = 0;
           if (result === null && !autoMerge) finished = true; // merged or closed meanwhile

@@ -47,5 +47,7 @@ export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: Merge
   if ('outOfDate' in result) return refuse(409, 'merge push out of date');
   const link = result.landed;
   await recordMerge(deps.db, ctx, doer, style, link.commit, link.mergeBase, op.operationId, undefined, link.base);
-  return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), moved: baseMoved(ctx, link.commit) };
+  // The pull request whose commit is the chain's tip announces the move for the whole chain (the
+  // announcement tells where the branch is then); the others have nothing to add.
+  return { status: 200, deleteBranch: shouldDeleteBranch(ctx, op), ...(result.tip ? { moved: baseMoved(ctx, link.commit) } : {}) };
 }

@@ -26,8 +26,8 @@ export interface TogetherRequest {
 }
 
 export type TogetherResult =
-  /** Landed: the base branch contains `link.commit`; the caller records the merge. */
-  | { landed: ChainLink }
+  /** Landed: the base branch contains `link.commit`; the caller records the merge. tip: its commit is the chain's last. */
+  | { landed: ChainLink; tip: boolean }
   | { rejected: ChainRejection['error'] }
   /** The base kept moving under every attempt. */
   | { outOfDate: true };
@@ -76,7 +76,7 @@ async function landBatch(db: Knex, target: LandingTarget, batch: Waiting[]): Pro
     const operationIds = new Map(remaining.map((w) => [w.request.entry.pullId, w.request.operationId]));
     if (await landChain(db, { repoPath: target.repoPath, branch: target.branch, chain, operationIds, reason: 'auto-merge' })) {
       if (chain.links.length > 0) noteBranchMoved(target.repoId, target.branch);
-      for (const link of chain.links) waiterOf(link.entry).resolve({ landed: link });
+      for (const link of chain.links) waiterOf(link.entry).resolve({ landed: link, tip: link.commit === chain.tip });
       return;
     }
     const linked = new Set(chain.links.map((l) => l.entry));
