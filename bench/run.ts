@@ -52,6 +52,14 @@ const SCENARIOS: Scenario[] = [
     about: 'As auto-merge-100, on ten bases (ten repositories) at once, 100 pull requests each; the floor is the ten bases merged one after another.',
   },
   {
+    name: 'merge-queue', script: 'merge-queue', args: ['16', '2', '0'],
+    about: 'The merge queue (issue #19) at depths 1, 4 and 8 against auto-merge with update-then-merge, 16 pull requests, a simulated CI (polls the refs, posts `ci` T = 2 s after it first sees a commit): time until all landed against the target N/d × T, pull requests landed per hour of CI time, red commits on the base.',
+  },
+  {
+    name: 'merge-queue-failures', script: 'merge-queue', args: ['16', '2', '4'],
+    about: 'As merge-queue, with every 4th pull request failing CI: the queue ejects them (zero red commits on the base), update-then-merge skips them.',
+  },
+  {
     name: 'spawn', script: 'spawn', args: ['40'],
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },

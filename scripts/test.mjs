@@ -70,7 +70,7 @@ function prepareSchemaTemplate() {
 // given, and one of them starting last kept a single job busy for minutes after the others finished.
 const SLOWEST_FIRST = [
   'merge/racing-merges-mariadb', 'merge/racing-merges-sqlite', 'merge/racing-auto-mariadb', 'merge/racing-auto-sqlite', 'hostile/routes-racing',
-  'faults/auto-merge-burst-crash', 'faults/worker-crash', 'faults/webhook-worker-crash', 'merge/auto-merge-burst', 'production/many-processes', 'production/temporal-tls', 'repos/authorization', 'merge/concurrency', 'merge/auto-merge', 'merge/branch-moves',
+  'faults/auto-merge-burst-crash', 'faults/worker-crash', 'faults/webhook-worker-crash', 'merge/auto-merge-burst', 'merge-queue/queue', 'faults/merge-queue', 'merge-queue/ejection', 'production/many-processes', 'production/temporal-tls', 'repos/authorization', 'merge/concurrency', 'merge/auto-merge', 'merge/branch-moves',
   'foundation/serve', 'merge/rules', 'hostile/routes-bodies', 'merge/styles', 'hostile/fixed-cases', 'hostile/routes-paths',
 ];
 

@@ -66,18 +66,20 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     log.info('entry left the queue', { index, reason });
   };
 
-  setHandler(joinQueueUpdate, (req) => mutex.runExclusive(async (): Promise<OperationOutcome> => {
+  // Admission (the readiness check, the row and its comment) runs outside the queue's lock, so a
+  // burst of joins is admitted several at a time; the row's unique key refuses a second entry.
+  setHandler(joinQueueUpdate, async (req): Promise<OperationOutcome> => {
     if (entries.some((e) => e.index === req.index)) return { status: 409, body: { message: 'the pull request is already in the merge queue' } };
-    const outcome = await records.admitToQueue(key, req, entries.length + 1);
+    // Its position is published by the next round (0 until then).
+    const outcome = await records.admitToQueue(key, req, 0);
     if (outcome.status !== 201) return { status: outcome.status, body: outcome.body };
     entries.push({
       index: req.index, pullId: outcome.pullId!, doerId: req.doerId, headSha: outcome.headSha!, queuedAt: new Date().toISOString(), state: 'waiting',
       batch: 0, commit: '', builtOn: '', mergeBase: '', branch: '', checksSince: 0, checks: [],
     });
     nudged = true;
-    await publish();
     return { status: 201 };
-  }));
+  });
 
   setHandler(leaveQueueUpdate, (req) => mutex.runExclusive(async (): Promise<OperationOutcome> => {
     const entry = entries.find((e) => e.index === req.index);
@@ -173,53 +175,69 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     }
   };
 
-  /** Judges the front batch: lands it, splits or ejects it, or leaves it waiting. Returns ms to the next timeout. */
+  /**
+   * Lands the batches at the front whose required checks passed, as one landing (each of their
+   * commits was checked green on its own); otherwise judges the front batch: splits or ejects it
+   * when it failed or timed out, or leaves it waiting. Returns ms to the front's timeout.
+   */
   const judgeFront = async (s: QueueSettings, survey: QueueSurvey): Promise<number | null> => {
+    const green: QueueEntry[] = [];
+    for (const batch of batches()) {
+      const tail = batch[batch.length - 1]!;
+      const verdict = tail.commit ? survey.verdicts[tail.commit] : undefined;
+      if (verdict) for (const e of batch) e.checks = verdict.checks;
+      if (batch.some((e) => !e.commit) || verdict?.state !== 'success' || failedCommits.has(tail.commit)) break;
+      green.push(...batch);
+    }
+    if (green.length > 0) {
+      await land(s, green);
+      return null;
+    }
     const front = batches()[0];
     if (!front || front.some((e) => !e.commit)) return null;
     const tail = front[front.length - 1]!;
     const verdict = survey.verdicts[tail.commit];
-    if (verdict) for (const e of front) e.checks = verdict.checks;
     const timedOut = Date.now() - tail.checksSince >= s.checkTimeoutSeconds * 1000;
     const failed = failedCommits.has(tail.commit) ? 'its checks failed before' : verdict?.state === 'failure' ? verdict.message : timedOut ? `its required checks did not finish within ${s.checkTimeoutSeconds} s` : null;
-    if (failed) {
-      failedCommits.add(tail.commit);
-      if (front.length === 1) {
-        await eject(tail.index, `the speculative commit ${tail.commit.slice(0, 10)} failed: ${failed}`);
-      } else {
-        // Bisect: the first half is checked on its own; the second half, built behind it, again after.
-        const half = Math.ceil(front.length / 2);
-        const first = nextBatch++;
-        const second = nextBatch++;
-        front.forEach((e, i) => (e.batch = i < half ? first : second));
-        front[half - 1]!.checksSince = Date.now();
-        log.info('batch split', { entries: front.map((e) => e.index), reason: failed });
-      }
-      nudged = true;
-      return null;
+    if (!failed) return Math.max(0, tail.checksSince + s.checkTimeoutSeconds * 1000 - Date.now());
+    failedCommits.add(tail.commit);
+    if (front.length === 1) {
+      await eject(tail.index, `the speculative commit ${tail.commit.slice(0, 10)} failed: ${failed}`);
+    } else {
+      // Bisect: the first half is checked on its own; the second half, built behind it, again after.
+      const half = Math.ceil(front.length / 2);
+      const first = nextBatch++;
+      const second = nextBatch++;
+      front.forEach((e, i) => (e.batch = i < half ? first : second));
+      front[half - 1]!.checksSince = Date.now();
+      log.info('batch split', { entries: front.map((e) => e.index), reason: failed });
     }
-    if (verdict?.state !== 'success') return Math.max(0, tail.checksSince + s.checkTimeoutSeconds * 1000 - Date.now());
-    for (const e of front) e.state = 'landing';
-    describe();
-    log.info('landing', { entries: front.map((e) => e.index), commit: tail.commit });
-    const result = await gitWork.landBatch(key, baseSha, front.map((e) => ({ index: e.index, pullId: e.pullId, commit: e.commit, builtOn: e.builtOn, mergeBase: e.mergeBase })));
-    if (!result.landed) {
-      log.info('landing refused', { reason: result.reason });
-      for (const e of front) e.state = 'pending';
-      nudged = true;
-      return null;
-    }
-    for (const e of front) {
-      const outcome = await gitWork.markLanded(key, tail.commit, { index: e.index, doerId: e.doerId, style: s.style });
-      if (outcome.status !== 200) log.error('landed entry not recorded as merged', { index: e.index, status: outcome.status, body: outcome.body as never });
-    }
-    log.info('landed', { entries: front.map((e) => e.index), commit: tail.commit });
-    baseSha = tail.commit;
-    const done = new Set(front);
-    entries = entries.filter((e) => !done.has(e));
-    landed += front.length;
     nudged = true;
     return null;
+  };
+
+  /** One compare-and-swap of the base to the last member's commit; then each member marked merged by its own workflow. */
+  const land = async (s: QueueSettings, members: QueueEntry[]) => {
+    const tip = members[members.length - 1]!.commit;
+    for (const e of members) e.state = 'landing';
+    describe();
+    log.info('landing', { entries: members.map((e) => e.index), commit: tip });
+    const result = await gitWork.landBatch(key, baseSha, members.map((e) => ({ index: e.index, pullId: e.pullId, commit: e.commit, builtOn: e.builtOn, mergeBase: e.mergeBase })));
+    nudged = true;
+    if (!result.landed) {
+      log.info('landing refused', { reason: result.reason });
+      for (const e of members) e.state = 'pending';
+      return;
+    }
+    const outcomes = await Promise.all(members.map((e) => gitWork.markLanded(key, tip, { index: e.index, doerId: e.doerId, style: s.style })));
+    outcomes.forEach((o, i) => {
+      if (o.status !== 200) log.error('landed entry not recorded as merged', { index: members[i]!.index, status: o.status, body: o.body as never });
+    });
+    log.info('landed', { entries: members.map((e) => e.index), commit: tip });
+    baseSha = tip;
+    const done = new Set(members);
+    entries = entries.filter((e) => !done.has(e));
+    landed += members.length;
   };
 
   /** One round; returns how long to sleep at most before the next. */

@@ -20,7 +20,7 @@ t.test('a failing entry in the middle is ejected with its comment; the others la
   const ci = simulateCi(w, { delayMs: 200, fails: (_commit, branch) => indexOfBranch(branch) === bad });
   t.teardown(() => ci.stop());
   const rest = pulls.filter((p) => p !== bad);
-  t.ok(await waitFor(() => merged(w, rest), 60_000, 250), 'the others land');
+  t.ok(await waitFor(() => merged(w, rest), 180_000, 250), 'the others land');
   t.ok(await waitFor(async () => (await queueLength(w)) === 0), 'the queue empties');
   await ci.stop();
   t.notOk((await pullJson(w, bad)).merged, 'the failing one did not land');
@@ -44,7 +44,7 @@ t.test('a push to a queued head removes the entry with a comment', async (t) => 
   t.notOk((await pullJson(w, second)).merge_queue, 'it is no longer queued');
   const ci = simulateCi(w, { delayMs: 100 });
   t.teardown(() => ci.stop());
-  t.ok(await waitFor(() => merged(w, [first]), 30_000, 250), 'the other entry lands');
+  t.ok(await waitFor(() => merged(w, [first]), 120_000, 250), 'the other entry lands');
   await ci.stop();
   t.notOk((await pullJson(w, second)).merged, 'the pushed one did not land');
 });
@@ -61,7 +61,7 @@ t.test('a failing batch is bisected: the culprit is ejected and the rest land', 
   const ci = simulateCi(w, { delayMs: 200, fails: (commit) => contains(w, culpritHead, commit) });
   t.teardown(() => ci.stop());
   const rest = pulls.filter((p) => p !== culprit);
-  t.ok(await waitFor(() => merged(w, rest), 60_000, 250), 'the others land');
+  t.ok(await waitFor(() => merged(w, rest), 180_000, 250), 'the others land');
   t.ok(await waitFor(async () => (await queueLength(w)) === 0), 'the queue empties');
   await ci.stop();
   t.notOk((await pullJson(w, culprit)).merged, 'the culprit did not land');

@@ -29,7 +29,10 @@ t.test('settings, 21 joins at once, refusals, queue view; 20 land in queue order
   const joins = await Promise.all(pulls.map((p) => join(w, p)));
   t.same(joins.map((r) => r.statusCode), pulls.map(() => 201), 'every pull request joins');
   t.equal((await join(w, pulls[0]!)).statusCode, 409, 'joining twice is refused');
-  const view = (await w.api({ url: '/api/v1/repos/alice/widget/merge_queue/main', as: 'alice' })).json();
+  const queueView = async () => (await w.api({ url: '/api/v1/repos/alice/widget/merge_queue/main', as: 'alice' })).json();
+  // Positions are published by the queue's next round.
+  t.ok(await waitFor(async () => (await queueView()).entries.every((e: { position: number }, i: number) => e.position === i + 1), 60_000), 'positions are published');
+  const view = await queueView();
   t.equal(view.enabled, true);
   t.same([...view.entries.map((e: { number: number }) => e.number)].sort((a, b) => a - b), pulls, 'the queue view lists every entry');
   t.same(view.entries.map((e: { position: number }) => e.position), pulls.map((_, i) => i + 1), 'with its position');
