@@ -40,6 +40,10 @@ const SCENARIOS: Scenario[] = [
     about: 'Merge latency (request to 200) next to the raw git commands a merge runs, merge throughput of independent pull requests at concurrency 8, auto-merge firing delay after the last success status; MariaDB, a Temporal dev server of its own, the service (API and worker in one process) in a process of its own, as `npm start` runs it; its peak RSS.',
   },
   {
+    name: 'merge-split', script: 'merge', args: ['40', 'split'],
+    about: 'The merge scenario with the service as production runs it: an `api` process and a `worker` process (the merge runs in the worker; git commands counted are the API\'s only).',
+  },
+  {
     name: 'spawn', script: 'spawn', args: ['40'],
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },
