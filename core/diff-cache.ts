@@ -76,7 +76,12 @@ export class DiffDiskCache {
       },
     });
     source.on('error', (err) => { abandon(); tee.destroy(err); });
-    tee.on('close', () => { if (!tee.writableFinished) abandon(); });
+    // A client gone before the end: the file is incomplete, and git must stop too (pipe would leave it paused).
+    tee.on('close', () => {
+      if (tee.writableFinished) return;
+      abandon();
+      source.destroy();
+    });
     return source.pipe(tee);
   }
 
