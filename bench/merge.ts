@@ -5,7 +5,9 @@
 // throughput of independent merges into one base at concurrency 8, auto-merge firing delay after
 // the last success status, peak RSS. Real MariaDB, a Temporal dev server, real git; the service runs
 // in its own process as `npm start` runs it, this process is only its client (and runs the raw git).
-// Run: npx tsc -p . && node dist/bench/merge.js [merges]
+// `split` as the second argument runs the service as production does: an `api` process and a
+// `worker` process (the git a merge runs is then the worker's, not counted in the API's /metrics).
+// Run: npx tsc -p . && node dist/bench/merge.js [merges] [serve|split]
 import {
   branchRef, checkMergeability, commitTree, gitCommandStats, pullHeadRef, resolveRef, resolveRefTips, updateRef,
 } from '../git/index.js';
@@ -13,6 +15,7 @@ import { percentile, startBenchWorld, type BenchWorld } from './world.js';
 import { table } from './load.js';
 
 const MERGES = Number(process.argv[2] ?? 30);
+const TOPOLOGY = process.argv[3] === 'split' ? 'split' : 'serve';
 const MAIN = branchRef('main');
 const who = { name: 'Bench', email: 'bench@example.com' };
 
@@ -95,7 +98,7 @@ const fresh = (): Timed => ({ ms: [], commands: [], errors: 0 });
 const median = (values: number[]) => percentile(values, 50);
 
 async function main() {
-  const w = await startBenchWorld();
+  const w = await startBenchWorld({}, TOPOLOGY);
   let errors = 0;
   try {
     // Each timed merge is paired with a raw git merge run just before it, so both sample the same
@@ -183,7 +186,8 @@ async function main() {
     process.stdout.write(`the checked merges' commits, by how they were written: ${checkedCommits}\n`);
     process.stdout.write(`\nthroughput: ${indexes.length} merges of independent pull requests into one base at concurrency 8: ${(indexes.length / seconds).toFixed(2)} merges/s, ${failedThroughput} not 200\n`);
     for (const f of failures.slice(0, 5)) process.stdout.write(`  not 200: ${f}\n`);
-    process.stdout.write(`peak RSS of the service process (API + worker, VmHWM): ${peak} MiB; ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);
+    const whose = TOPOLOGY === 'split' ? 'the larger of the `api` and `worker` processes' : 'the service process (API + worker)';
+    process.stdout.write(`topology: ${TOPOLOGY}; peak RSS of ${whose} (VmHWM): ${peak} MiB; ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);
   } finally {
     await w.close();
   }

@@ -60,6 +60,10 @@ const SCENARIOS: Scenario[] = [
     about: 'As merge-queue, with every 4th pull request failing CI: the queue ejects them (zero red commits on the base), update-then-merge skips them.',
   },
   {
+    name: 'merge-split', script: 'merge', args: ['40', 'split'],
+    about: 'The merge scenario with the service as production runs it: an `api` process and a `worker` process (the merge runs in the worker; git commands counted are the API\'s only).',
+  },
+  {
     name: 'spawn', script: 'spawn', args: ['40'],
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },

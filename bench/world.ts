@@ -57,7 +57,10 @@ async function waitForService(url: string, child: ChildProcess, timeoutMs: numbe
   throw new Error(`the service did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
-export async function startBenchWorld(env: Record<string, string> = {}): Promise<BenchWorld> {
+/** `serve`: API and worker in one process (`npm start`); `split`: an `api` and a `worker` process, as production runs them. */
+export type Topology = 'serve' | 'split';
+
+export async function startBenchWorld(env: Record<string, string> = {}, topology: Topology = 'serve'): Promise<BenchWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
   const [httpPort, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
   const dev = await startDevServer({ cliPath: temporalCliPath(''), port: devPort, uiPort });
@@ -68,16 +71,21 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
   const config = loadConfig(serviceEnv);
   // BENCH_SERVICE_NODE_ARGS passes node options to the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const service = spawn(process.execPath, [...nodeArgs, MAIN_JS, 'serve'], { env: { ...process.env, ...serviceEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const start = (role: string) => spawn(process.execPath, [...nodeArgs, MAIN_JS, role], { env: { ...process.env, ...serviceEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = start(topology === 'split' ? 'api' : 'serve');
+  // The worker starts once the API has migrated the database.
+  let worker: ChildProcess | null = null;
   let db: Db | undefined;
-  const stopService = async () => {
-    if (service.exitCode !== null || service.signalCode !== null) return;
-    const exited = new Promise((r) => service.once('exit', r));
-    service.kill('SIGTERM');
+  const stop = async (child: ChildProcess | null) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
     await exited;
   };
+  const stopService = async () => { await Promise.all([stop(service), stop(worker)]); };
   try {
     await waitForService(`${config.APP_URL}api/v1/version`, service, 120_000);
+    if (topology === 'split') worker = start('worker');
     // The service has migrated the database by the time it answers.
     db = openDatabase(config);
     const user = await createUser(db, { username: 'bench', email: 'bench@example.com', password: PASSWORD });
@@ -130,7 +138,8 @@ export async function startBenchWorld(env: Record<string, string> = {}): Promise
   }
 
   function servicePeakRssMiB(): number {
-    return statusMiB(service.pid, 'VmHWM');
+    // Split: the larger of the two processes.
+    return Math.max(...[service, worker].flatMap((child) => (child?.pid ? [statusMiB(child.pid, 'VmHWM')] : [])));
   }
 
   const rssMiB = () => ({ service: statusMiB(service.pid, 'VmRSS'), temporal: statusMiB(dev.pid, 'VmRSS') });

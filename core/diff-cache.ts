@@ -20,7 +20,9 @@ export class DiffDiskCache {
   private readonly ready: Promise<void>;
 
   constructor(private readonly dir: string, private readonly maxTotal: number, private readonly maxOne: number) {
-    this.ready = this.enabled ? this.scan() : Promise.resolve();
+    // A directory that cannot be made or read leaves the cache empty; writes into it then fail and
+    // are abandoned, and the diff is served from git as without a cache.
+    this.ready = this.enabled ? this.scan().catch(() => undefined) : Promise.resolve();
   }
 
   get enabled(): boolean {
@@ -74,7 +76,12 @@ export class DiffDiskCache {
       },
     });
     source.on('error', (err) => { abandon(); tee.destroy(err); });
-    tee.on('close', () => { if (!tee.writableFinished) abandon(); });
+    // A client gone before the end: the file is incomplete, and git must stop too (pipe would leave it paused).
+    tee.on('close', () => {
+      if (tee.writableFinished) return;
+      abandon();
+      source.destroy();
+    });
     return source.pipe(tee);
   }
 

@@ -2,7 +2,7 @@
 import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { extractReferenceCandidates, type ReferenceCandidates } from '../../workers/markup/references.js';
-import type { RenderRequest } from '../../workers/markup/types.js';
+import type { RenderRequest, RenderResult } from '../../workers/markup/types.js';
 import { renderDocument } from '../../workers/markup/render.js';
 import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
@@ -15,6 +15,19 @@ const INLINE_SCAN_LIMIT = 4 * 1024;
  * round trip costs a small document as much as its rendering. Larger ones always go to the pool.
  */
 const INLINE_RENDER_LIMIT = 4 * 1024;
+/** Milliseconds of inline rendering allowed per turn of the event loop, so a burst cannot stall it. */
+const INLINE_BUDGET_MS = 2;
+let inlineSpentMs = 0;
+
+function renderInline(request: RenderRequest): RenderResult {
+  const started = performance.now();
+  try {
+    return renderDocument(request);
+  } finally {
+    if (inlineSpentMs === 0) setImmediate(() => { inlineSpentMs = 0; });
+    inlineSpentMs += performance.now() - started || 0.001;
+  }
+}
 
 const MarkupOption = Type.Object({
   Text: Type.Optional(Type.String({ description: 'Text to render' })),
@@ -66,8 +79,9 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
       : await pool.run<ReferenceCandidates>({ kind: 'scanReferences', text: input.text, context: input.context, limit: 1000, appUrl: config.APP_URL }, signal);
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
     const renderRequest: RenderRequest = { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues };
-    if (input.text.length <= INLINE_RENDER_LIMIT && pool.saturated()) {
-      const inline = renderDocument(renderRequest);
+    // Also inline when the pool has no thread yet: a small document should not wait for one to start.
+    if (input.text.length <= INLINE_RENDER_LIMIT && inlineSpentMs < INLINE_BUDGET_MS && (pool.saturated() || pool.stats().threads === 0)) {
+      const inline = renderInline(renderRequest);
       if (!inline.ok) return reply.code(inline.status).type('text/plain; charset=utf-8').send(inline.message);
       return reply.code(200).type('text/html; charset=utf-8').send(inline.html);
     }
