@@ -24,17 +24,17 @@ import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
 import { isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
 import { planMergeCommit } from './merge-commit.js';
 import type { OperationDeps, PullOperationContext } from './operation-context.js';
-import { loadMergeInputs, takeMergeInputs, type MergeInputs } from './merge-prefetch.js';
+import { loadMergeInputs, type MergeInputs } from './merge-inputs.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
 // Racing merges into one base each retry on the new base; this bounds the retries under contention.
 const CAS_ATTEMPTS = 10;
 
-const commitStats = { writtenAhead: 0, journalledMeanwhile: 0, mispredicted: 0, unpredicted: 0 };
+const commitStats = { journalledMeanwhile: 0, mispredicted: 0, unpredicted: 0 };
 
 /**
- * How merges' commits were written: by the API's read-ahead; by the merge, journalled meanwhile
- * (its name known first); by the merge, the name not known first (mispredicted: worked out wrong).
+ * How merges' commits were written: journalled meanwhile (the name known first), or after git
+ * wrote them (the name not known first, or worked out wrong: mispredicted).
  */
 export function mergeCommitStats(): Readonly<typeof commitStats> {
   return { ...commitStats };
@@ -161,7 +161,7 @@ function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null {
 }
 
 export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
-  const first: MergeInputs = (await takeMergeInputs(deps, key, op.operationId)) ?? await readInputs(deps, key, op);
+  const first: MergeInputs = await readInputs(deps, key, op);
   // What was read before the lock is still current when nobody held it; after a wait, another
   // merge into the same base may have changed it.
   return withKeyedLock(`merge/${key.repoId}/${first.ctx.pull.base_branch}`, (waited) => mergeUnderLock(deps, key, op, waited ? null : first));
@@ -184,19 +184,13 @@ interface Journal {
 }
 
 /**
- * Writes the merge's commit and journals it; a refusal when git finds the merge impossible. Git
- * does not run when the API's read-ahead already wrote this very commit (the same name: the same
- * bytes). When the name can be worked out first, the journal is written while git writes it.
+ * Writes the merge's commit and journals it; a refusal when git finds the merge impossible. When
+ * the name can be worked out first, the journal is written while git writes it.
  */
 async function commitAndJournal(
-  repoPath: string, style: Exclude<MergeStyle, 'manually-merged'>, request: StyleMergeRequest, journal: Journal, writtenAhead?: Promise<string | null>,
+  repoPath: string, style: Exclude<MergeStyle, 'manually-merged'>, request: StyleMergeRequest, journal: Journal,
 ): Promise<string | MergeOutcome> {
   const predicted = predictMergeCommit(style, request);
-  if (predicted && writtenAhead && (await writtenAhead) === predicted) {
-    commitStats.writtenAhead++;
-    await journal.write(predicted);
-    return predicted;
-  }
   const journalled = predicted ? journal.write(predicted) : null;
   journalled?.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
   let commit: string;
@@ -216,7 +210,7 @@ async function commitAndJournal(
 
 async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperation, first: MergeInputs | null): Promise<MergeOutcome> {
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
-    const { ctx, doer, early, facts: knownFacts, ahead } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
+    const { ctx, doer, early } = attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId);
     if (!doer) return refuse(405, 'User not allowed to merge PR');
     const resumed = await resumeJournalled(deps, ctx, doer, op);
     if (resumed) return resumed;
@@ -230,7 +224,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
       manual
         ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
         : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
-      knownFacts ?? loadReadinessFacts(deps.db, ctx, doer),
+      loadReadinessFacts(deps.db, ctx, doer),
     ]);
     const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
     if (!readiness.ready) {
@@ -241,14 +235,14 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     if (manual) return manualMerge(deps, ctx, doer, op);
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
-    const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, ahead?.date ?? gitTimestamp());
+    const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, gitTimestamp());
     // The journal names the commit before the branch moves to it: a crash in between is resolved by
     // resumeJournalled.
     const journal: Journal = {
       write: (commit) => pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase }),
       forget: () => pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null }),
     };
-    const commit = await commitAndJournal(ctx.basePath, style, request, journal, ahead?.commit);
+    const commit = await commitAndJournal(ctx.basePath, style, request, journal);
     if (typeof commit !== 'string') return commit;
     faultPoint('merge:after-journal');
     const moveRef = () => updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });
