@@ -61,12 +61,6 @@ export async function claimOperation(services: Services, operationKey: Operation
   return { ...operationKey, updateId: `${operation}/${repoId}/${index}/${userId}/key/${claim.id}/${key}`, keyed: { ...keyed, claim } };
 }
 
-/** False when a claimed key already has its answer (or belongs to another request): nothing will run. */
-export function willRun(operationKey: OperationKey): boolean {
-  const state = operationKey.keyed?.claim?.state;
-  return state === undefined || state === 'new' || state === 'unanswered';
-}
-
 /** The HTTP answer for an operation that got no answer from its workflow (never a 500). */
 function failureAnswer(err: PullUpdateError, keyed: boolean): Error {
   switch (err.failure.kind) {

@@ -5,19 +5,19 @@
 // MariaDB on DB_HOST (default 127.0.0.1:3306).
 // Run: npx tsc -p . && node dist/bench/pull-files.js [seconds-per-run]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../app/config.js';
 import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
-import { dropMysqlDatabase } from '../test/helper.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 import { createUser } from '../core/accounts.js';
 import { createRepository, repoDiskPath } from '../core/repositories.js';
-import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
+import { runLoad, table, trackPeakRss } from './load.js';
+import { finishBench, runBench } from './finish.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const FILES = 2000;
@@ -118,16 +118,7 @@ async function main() {
   process.stdout.write(`${table(['request', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'notes'], rows)}\n`);
   process.stdout.write(`\nserver RSS before the runs: ${baseline} MiB; peak during them: ${peak} MiB (the diff is ${(bytes / 1024 / 1024).toFixed(1)} MiB per response)\n`);
   process.stdout.write(`${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
-  await app.close();
-  await pool.destroy();
-  await waitForIdleDatabase(db);
-  await db.destroy();
-  await dropMysqlDatabase(config);
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(failures === 0 ? 0 : 1);
+  await finishBench({ app, pool, db, config, dir }, failures);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -5,13 +5,12 @@
 // and a minute after the load stops. MariaDB on DB_HOST (default 127.0.0.1:3306).
 // Run: npx tsc -p . && node dist/bench/pull-reads.js [seconds-per-run]
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../app/config.js';
 import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
-import { dropMysqlDatabase } from '../test/helper.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
@@ -19,7 +18,8 @@ import { allRoutes } from '../api/routes/index.js';
 import { createUser } from '../core/accounts.js';
 import { createAccessToken } from '../core/access-tokens.js';
 import { createRepository, repoDiskPath } from '../core/repositories.js';
-import { runLoad, table, waitForIdleDatabase } from './load.js';
+import { runLoad, table } from './load.js';
+import { finishBench, runBench } from './finish.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const COMMITS = 20;
@@ -143,16 +143,7 @@ async function main() {
   const rested = mib(process.memoryUsage.rss());
   process.stdout.write(`server RSS: ${baseline} MiB before the load, peak ${peakAll} MiB, ${loadEnd} MiB when it stopped, ${rested} MiB a minute later (${((rested / baseline - 1) * 100).toFixed(0)} % over the start)\n`);
   process.stdout.write(`${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
-  await app.close();
-  await pool.destroy();
-  await waitForIdleDatabase(db);
-  await db.destroy();
-  await dropMysqlDatabase(config);
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(failures === 0 ? 0 : 1);
+  await finishBench({ app, pool, db, config, dir }, failures);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -3,7 +3,7 @@
 // p50 and p99 at concurrency 32 (autocannon in its own process),
 // and the EXPLAIN plans of the list queries, so the indexes they use are on record.
 // Run: npx tsc -p . && node dist/bench/pulls-list.js [seconds-per-run]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../app/config.js';
@@ -15,8 +15,8 @@ import { allRoutes } from '../api/routes/index.js';
 import { createUser } from '../core/accounts.js';
 import { createRepository } from '../core/repositories.js';
 import { filteredPullIssues, pullPageQuery, type PullListFilter } from '../core/pulls/list.js';
-import { dropMysqlDatabase } from '../test/helper.js';
-import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
+import { runLoad, table, trackPeakRss } from './load.js';
+import { finishBench, runBench } from './finish.js';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const PULLS = 10_000;
@@ -90,16 +90,7 @@ async function main() {
   }
   process.stdout.write(`\n${table(['request', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows)}\n`);
   process.stdout.write(`\npeak server RSS: ${rss.stop()} MiB; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
-  await app.close();
-  await pool.destroy();
-  await waitForIdleDatabase(db);
-  await db.destroy();
-  await dropMysqlDatabase(config);
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(failures === 0 ? 0 : 1);
+  await finishBench({ app, pool, db, config, dir }, failures);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${(err as Error).stack}\n`);
-  process.exit(1);
-});
+runBench(main);

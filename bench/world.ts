@@ -34,7 +34,7 @@ export interface BenchWorld {
   createRepo(name: string): Promise<string>;
   /** Buffered git commands the service has run so far (its `/metrics` counter). */
   serviceGitCommands(): Promise<number>;
-  /** A counter of the service's /metrics, by its labels as written there (`written="writtenAhead"`). */
+  /** A counter of the service's /metrics, by its labels as written there (`written="journalledMeanwhile"`). */
   serviceCounters(metric: string): Promise<Map<string, number>>;
   /** The service process's peak resident memory so far (VmHWM), MiB. */
   servicePeakRssMiB(): number;

@@ -1,8 +1,6 @@
 // Reference names and reference updates. Names are validated in TypeScript (git's refs.c rules) so no
 // process is spawned to validate, and every update is a compare-and-swap so a concurrent push or merge
 // makes the update fail instead of being overwritten.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { GitError, gitOk, runGit } from './runner.js';
 
 export const MAX_BRANCH_NAME_LENGTH = 255;
@@ -259,21 +257,6 @@ export async function commitExists(repoPath: string, sha: string): Promise<boole
   if (!isValidSha(sha) || isZeroSha(sha)) return false;
   const r = await runGit(['cat-file', '-t', '--end-of-options', sha], { cwd: repoPath });
   return r.exitCode === 0 && r.stdout.trim() === 'commit';
-}
-
-/**
- * A reference's commit read straight from its loose file, without starting git: a hint for guesses
- * that a wrong answer only makes slower, never wrong. Null when git keeps the reference elsewhere
- * (packed, a reftable, symbolic) or the file cannot be read.
- */
-export async function looseRefHint(repoPath: string, ref: string): Promise<string | null> {
-  if (!isValidRefName(ref)) return null; // also: under refs/, no '..', so the path stays in the repository
-  try {
-    const text = (await readFile(join(repoPath, ref), 'utf8')).trim();
-    return isValidSha(text) ? text : null;
-  } catch {
-    return null;
-  }
 }
 
 export interface RefWithType {

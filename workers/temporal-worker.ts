@@ -16,7 +16,6 @@ import { hooksStore } from '../db/hooks.js';
 import { openDatabase, type DatabaseSettings } from '../db/connection.js';
 import { webhookActivityQueue } from '../workflows/webhook-messages.js';
 import { ensureSearchAttributes } from './search-attributes.js';
-import { acceptMergePrefetches } from '../core/pulls/merge-prefetch.js';
 import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
 
 /** A worker process's slots and sticky cache; each absent one keeps the SDK's default. */
@@ -128,10 +127,7 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Worker
     await webhookDb.destroy();
     throw err;
   }
-  // The API of this process may now read a merge's inputs ahead for this worker's activities.
-  const stopPrefetches = acceptMergePrefetches();
   const done = Promise.all([worker.run(), webhookWorker.run()]).then(() => undefined).finally(async () => {
-    stopPrefetches();
     await webhookDb.destroy();
     return connection.close();
   });

@@ -6,7 +6,6 @@ import { baseMoveCount } from '../../core/pulls/landing/index.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { gitCommandStats } from '../../git/runner.js';
-import { mergePrefetchStats } from '../../core/pulls/merge-prefetch.js';
 import { mergeCommitStats } from '../../core/pulls/merge.js';
 
 /** Prometheus's default latency buckets, in seconds. */
@@ -124,8 +123,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
         ...gauge('pullhost_pool_task_run_time_p99_seconds', 'The 99th percentile of pool task run time.', [[{}, stats.runTimeP99 / 1000]]),
         ...workflowOperations.render(),
         ...gauge('pullhost_git_commands_total', 'Buffered git commands run, by subcommand.', [...gitCommandStats()].map(([command, v]) => [{ command }, v.count]), 'counter'),
-        ...gauge('pullhost_merge_prefetches_total', 'Merge inputs the API read ahead for this process\'s worker, by whether the merge could use them.', Object.entries(mergePrefetchStats()).map(([result, n]) => [{ result }, n]), 'counter'),
-        ...gauge('pullhost_merge_commits_total', 'Merge commits, by how they were written: ahead by the API\'s read-ahead, or by the merge with the journal written meanwhile, mispredicted or unpredicted.', Object.entries(mergeCommitStats()).map(([written, n]) => [{ written }, n]), 'counter'),
+        ...gauge('pullhost_merge_commits_total', 'Merge commits, by how they were written: with the journal written meanwhile, mispredicted or unpredicted.', Object.entries(mergeCommitStats()).map(([written, n]) => [{ written }, n]), 'counter'),
         ...gauge('pullhost_base_moves_total', 'Base branches moved by landing a chain of merges (core/pulls/landing), one compare-and-swap each.', [[{ by: 'landing' }, baseMoveCount()]], 'counter'),
         ...gauge('pullhost_git_command_seconds_total', 'Wall time of buffered git commands, by subcommand.', [...gitCommandStats()].map(([command, v]) => [{ command }, v.seconds]), 'counter'),
       ];

@@ -3,16 +3,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { UnauthorizedError, NotFoundError, UnprocessableError } from '../../core/errors.js';
-import { assertNotArchived, atLeast, loadRepository, type RepoContext } from '../../core/permissions.js';
+import { assertNotArchived, loadRepository, type RepoContext } from '../../core/permissions.js';
 import { markIssueRead } from '../../core/pulls/read-mark.js';
-import { prefetchMergeInputs } from '../../core/pulls/merge-prefetch.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { cancelAutoMergeUpdate, mergeUpdate, updateBranchUpdate, type MergeRequest, type PullKey } from '../../workflows/pull-messages.js';
 import { joinQueueUpdate, leaveQueueUpdate } from '../../workflows/queue-messages.js';
 import { queueSettingsFor } from '../../core/merge-queue/settings.js';
 import { entryOfPull } from '../../core/merge-queue/entries.js';
-import { claimOperation, idempotencyKey, runPullOperation, sendOutcome, willRun } from '../pull-operations.js';
+import { claimOperation, idempotencyKey, runPullOperation, sendOutcome } from '../pull-operations.js';
 
 const PullParams = Type.Object({
   owner: Type.String({ maxLength: 255 }),
@@ -41,8 +40,6 @@ type MergeBody = Static<typeof MergePullRequestOption>;
 
 const Empty = Type.Null({ description: 'no content' });
 
-/** Pull requests ("repoId/index") a merge request of this process is reading ahead for. */
-const readingAhead = new Set<string>();
 const ApiError = Type.Object({ message: Type.String(), url: Type.String() });
 
 function mergeRequestFrom(body: MergeBody, doerId: number): MergeRequest {
@@ -101,23 +98,9 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
     // and a failed mark must not turn a done merge into an error.
     const reading = markIssueRead(db, pull.issue_id, request.doer.id).catch((err: unknown) => request.log.warn({ err }, 'marking the pull request read failed'));
     const operationKey = await claimOperation(app.services, idempotencyKey(request, 'merge', key));
-    // Read (and the commit written) while the update travels to the worker, when that worker is in
-    // this process; only for those who may write to the repository (the merge refuses the others,
-    // who must not get to put objects in it), and for one merge request of a pull request at a time
-    // (of a burst of them only one merges: the others would read the same for nothing).
-    const pullName = `${key.repoId}/${key.index}`;
-    const readAhead = atLeast(ctx.mode, 'write') && willRun(operationKey) && !readingAhead.has(pullName);
-    if (readAhead) {
-      readingAhead.add(pullName);
-      prefetchMergeInputs(app.services, key, request.doer, operationKey.updateId, { pull, baseRepo: ctx.repo, baseOwner: ctx.owner }, mergeRequest);
-    }
-    try {
-      const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
-      await reading;
-      return sendOutcome(reply, outcome, config.APP_URL);
-    } finally {
-      if (readAhead) readingAhead.delete(pullName);
-    }
+    const outcome = await runPullOperation(app.services, key, mergeUpdate, mergeRequest, operationKey);
+    await reading;
+    return sendOutcome(reply, outcome, config.APP_URL);
   });
 
   app.delete('/api/v1/repos/:owner/:repo/pulls/:index/merge', {

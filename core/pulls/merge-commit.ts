@@ -1,6 +1,5 @@
 // The commit a merge makes, planned from the pull request's rows and a mergeability check: message,
-// author and committer, parents and tree. The merge activity and the API's read-ahead plan it with
-// the same function, so a commit the read-ahead wrote is the very one the merge wants.
+// author and committer, parents and tree.
 import type { Knex } from 'knex';
 import type { StyleMergeRequest } from '../../git/index.js';
 import { usersStore, type UserRow } from '../../db/users.js';

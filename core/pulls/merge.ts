@@ -24,18 +24,18 @@ import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
 import { isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
 import { planMergeCommit } from './merge-commit.js';
 import type { OperationDeps, PullOperationContext } from './operation-context.js';
-import { loadMergeInputs, takeMergeInputs, type MergeInputs } from './merge-prefetch.js';
+import { loadMergeInputs, type MergeInputs } from './merge-inputs.js';
 import { landAutoMerge } from './auto-merge-landing.js';
 import type { MergeOperation, MergeOutcome, MergeRequest, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
 // Racing merges into one base each retry on the new base; this bounds the retries under contention.
 const CAS_ATTEMPTS = 10;
 
-const commitStats = { writtenAhead: 0, journalledMeanwhile: 0, mispredicted: 0, unpredicted: 0 };
+const commitStats = { journalledMeanwhile: 0, mispredicted: 0, unpredicted: 0 };
 
 /**
- * How merges' commits were written: by the API's read-ahead; by the merge, journalled meanwhile
- * (its name known first); by the merge, the name not known first (mispredicted: worked out wrong).
+ * How merges' commits were written: journalled meanwhile (the name known first), or after git
+ * wrote them (the name not known first, or worked out wrong: mispredicted).
  */
 export function mergeCommitStats(): Readonly<typeof commitStats> {
   return { ...commitStats };
@@ -164,7 +164,7 @@ export function gitFailure(err: unknown, style: MergeStyle): MergeOutcome | null
 export async function mergePullRequest(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
   // An auto-merge that is due lands with the others due into its base (core/pulls/auto-merge-landing.ts).
   if (op.landTogether && op.style !== 'manually-merged') return landAutoMerge(deps, key, op);
-  const first: MergeInputs = (await takeMergeInputs(deps, key, op.operationId)) ?? await readInputs(deps, key, op);
+  const first: MergeInputs = await readInputs(deps, key, op);
   // Scheduling an auto-merge usually waits (checks pending): found out without the base's lock, so a
   // thousand schedules into one base do not queue behind each other.
   if (op.mergeWhenChecksSucceed) {
@@ -193,19 +193,13 @@ interface Journal {
 }
 
 /**
- * Writes the merge's commit and journals it; a refusal when git finds the merge impossible. Git
- * does not run when the API's read-ahead already wrote this very commit (the same name: the same
- * bytes). When the name can be worked out first, the journal is written while git writes it.
+ * Writes the merge's commit and journals it; a refusal when git finds the merge impossible. When
+ * the name can be worked out first, the journal is written while git writes it.
  */
 async function commitAndJournal(
-  repoPath: string, style: Exclude<MergeStyle, 'manually-merged'>, request: StyleMergeRequest, journal: Journal, writtenAhead?: Promise<string | null>,
+  repoPath: string, style: Exclude<MergeStyle, 'manually-merged'>, request: StyleMergeRequest, journal: Journal,
 ): Promise<string | MergeOutcome> {
   const predicted = predictMergeCommit(style, request);
-  if (predicted && writtenAhead && (await writtenAhead) === predicted) {
-    commitStats.writtenAhead++;
-    await journal.write(predicted);
-    return predicted;
-  }
   const journalled = predicted ? journal.write(predicted) : null;
   journalled?.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
   let commit: string;
@@ -230,7 +224,7 @@ type Assessment =
 
 /** The rules and the mergeability, in Gitea's order (checkMergeReadiness); nothing is written. */
 async function assess(deps: OperationDeps, op: MergeOperation, inputs: MergeInputs): Promise<Assessment> {
-  const { ctx, doer, early, facts: knownFacts } = inputs;
+  const { ctx, doer, early } = inputs;
   if (!doer) return { outcome: refuse(405, 'User not allowed to merge PR') };
   const resumed = await resumeJournalled(deps, ctx, doer, op);
   if (resumed) return { outcome: resumed };
@@ -244,7 +238,7 @@ async function assess(deps: OperationDeps, op: MergeOperation, inputs: MergeInpu
     manual
       ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
       : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
-    knownFacts ?? loadReadinessFacts(deps.db, ctx, doer),
+    loadReadinessFacts(deps.db, ctx, doer),
   ]);
   const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
   if (!readiness.ready) {
@@ -259,18 +253,18 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
   for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
     const assessed = await assess(deps, op, attempt === 1 && first ? first : await loadMergeInputs(deps, key, op.doerId));
     if ('outcome' in assessed) return assessed.outcome;
-    const { inputs: { ctx, ahead }, doer, style, mergeability } = assessed;
+    const { inputs: { ctx }, doer, style, mergeability } = assessed;
     if (style === 'manually-merged') return manualMerge(deps, ctx, doer, op);
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
-    const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, ahead?.date ?? gitTimestamp());
+    const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, gitTimestamp());
     // The journal names the commit before the branch moves to it: a crash in between is resolved by
     // resumeJournalled.
     const journal: Journal = {
       write: (commit) => pullsStore(deps.db).update(ctx.pull.id, { merge_operation_id: op.operationId, pending_merge_commit: commit, pending_merge_base: mergeability.mergeBase }),
       forget: () => pullsStore(deps.db).update(ctx.pull.id, { pending_merge_commit: null, pending_merge_base: null }),
     };
-    const commit = await commitAndJournal(ctx.basePath, style, request, journal, ahead?.commit);
+    const commit = await commitAndJournal(ctx.basePath, style, request, journal);
     if (typeof commit !== 'string') return commit;
     faultPoint('merge:after-journal');
     const moveRef = () => updateRef(ctx.basePath, branchRef(ctx.pull.base_branch), commit, mergeability.baseSha, { reason: `merge pull request #${ctx.pull.index}` });

@@ -32,13 +32,6 @@ export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: Pull
   return { pull, issue };
 }
 
-/** Rows a caller has just read itself (the API's route), so they are not read again. */
-export interface KnownPullRows {
-  pull: PullRow;
-  baseRepo: RepoRow;
-  baseOwner: UserRow;
-}
-
 async function issueOf(db: Knex, key: PullKey): Promise<IssueRow | undefined> {
   return toIssueRow(await db('issues').where({ repo_id: key.repoId, index: key.index }).first());
 }
@@ -48,13 +41,13 @@ async function issueOf(db: Knex, key: PullKey): Promise<IssueRow | undefined> {
  * request, its issue, the base repository and its owner are all found by the key), in two when the
  * head is in a fork.
  */
-export async function loadPullOperationContext(deps: OperationDeps, key: PullKey, known?: KnownPullRows): Promise<PullOperationContext> {
+export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
   const { db } = deps;
   const users = usersStore(db);
   const [{ pull, issue }, baseRepo, baseOwner] = await Promise.all([
-    known ? issueOf(db, key).then((row) => ({ pull: known.pull, issue: row })) : loadPullRows(db, key),
-    known?.baseRepo ?? reposStore(db).byId(key.repoId),
-    known?.baseOwner ?? users.ownerOfRepo(key.repoId),
+    loadPullRows(db, key),
+    reposStore(db).byId(key.repoId),
+    users.ownerOfRepo(key.repoId),
   ]);
   if (!pull || !issue || !baseRepo || !baseOwner || issue.id !== pull.issue_id || baseOwner.id !== baseRepo.owner_id) throw new NotFoundError();
   const sameRepo = pull.head_repo_id === baseRepo.id;

@@ -5,9 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
-import { baseLog, merge, openPull, refOf, routeRows } from '../merge/world.js';
+import { baseLog, merge, openPull, refOf } from '../merge/world.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
-import { mergePrefetchStats, prefetchMergeInputs, takeMergeInputs } from '../../core/pulls/merge-prefetch.js';
 
 let w: PullWorld;
 let faultsDir: string;
@@ -75,13 +74,4 @@ t.test('worker killed while updating the head branch: the update happens once', 
   const added = baseLog(w, `${headBefore}..refs/heads/crash-update`, 50).filter((c) => c.subject.startsWith('Merge branch'));
   t.equal(added.length, 1, 'one update merge commit on the head');
   t.equal(refOf(w, `refs/pull/${index}/head`), refOf(w, 'refs/heads/crash-update'), 'the pull request ref agrees with the branch');
-});
-
-// Here the workers are other processes: the API of this one must not read merge inputs ahead.
-t.test('merges on workers in other processes: nothing read ahead', async (t) => {
-  t.same(mergePrefetchStats(), { used: 0, stale: 0 }, 'the merges above used no snapshot');
-  const index = await openPull(w, 'no-prefetch', { 'no-prefetch.txt': 'x\n' });
-  const key = { repoId: 1, index };
-  prefetchMergeInputs(w, key, w.users.alice, 'no-prefetch-op', await routeRows(w, key), { style: 'merge', title: '', message: '' });
-  t.equal(await takeMergeInputs(w, key, 'no-prefetch-op'), null);
 });

@@ -2,9 +2,10 @@ import t from 'tap';
 import fc from 'fast-check';
 import {
   branchNameOf, branchRef, commitExists, deleteRef, isAncestor, isValidBranchName, isValidRefName, isValidSha,
-  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha, looseRefHint,
+  listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha,
 } from '../../git/refs.js';
 import { gitOk, runGit } from '../../git/runner.js';
+import { readRefs } from '../../git/ref-files.js';
 import { treeOf } from '../../git/objects.js';
 import { bareRepo, commit, tempDir } from './helpers.js';
 
@@ -97,16 +98,18 @@ t.test('resolve, compare-and-swap update, delete', async (t) => {
   t.equal(await deleteRef(repo, main), false, 'deleting an absent ref reports false');
 });
 
-t.test('a loose reference read without git, as a hint', async (t) => {
+t.test('references read from their files: loose, packed, missing; git asked for anything else', async (t) => {
   const repo = await bareRepo(t);
   const root = await commit(repo, null, { a: '1' }, 'root', { ref: 'refs/heads/main' });
-  t.equal(await looseRefHint(repo, 'refs/heads/main'), root, 'a loose reference');
+  t.same(await readRefs(repo, ['refs/heads/main', 'refs/heads/missing']), new Map([['refs/heads/main', root]]), 'a loose reference; a missing one is absent');
   await gitOk(['pack-refs', '--all'], { cwd: repo });
-  t.equal(await resolveRef(repo, 'refs/heads/main'), root);
-  t.equal(await looseRefHint(repo, 'refs/heads/main'), null, 'a packed reference: no hint');
-  t.equal(await looseRefHint(repo, 'refs/heads/missing'), null);
+  t.same(await readRefs(repo, ['refs/heads/main']), new Map([['refs/heads/main', root]]), 'a packed reference');
+  const next = await commit(repo, root, { a: '2' }, 'next', { ref: 'refs/heads/main' });
+  t.same(await readRefs(repo, ['refs/heads/main']), new Map([['refs/heads/main', next]]), 'a loose file over its packed line');
+  await gitOk(['symbolic-ref', 'refs/heads/alias', 'refs/heads/main'], { cwd: repo });
+  t.same(await readRefs(repo, ['refs/heads/alias']), new Map([['refs/heads/alias', next]]), 'a symbolic reference is asked of git');
   for (const hostile of ['refs/heads/../../config', '../HEAD', 'refs/heads/a..b', 'HEAD', 'refs/heads/x\0']) {
-    t.equal(await looseRefHint(repo, hostile), null, `no file read for ${JSON.stringify(hostile)}`);
+    await t.rejects(readRefs(repo, [hostile]), `no file read for ${JSON.stringify(hostile)}`);
   }
 });
 

@@ -9,7 +9,6 @@ import type { PullWorld } from '../pulls/fixtures.js';
 import { pullsStore } from '../../db/pulls.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
-import type { KnownPullRows } from '../../core/pulls/operation-context.js';
 import type { PullKey } from '../../workflows/pull-messages.js';
 
 export async function openPull(w: PullWorld, branch: string, files: Record<string, string | null>, opts: { title?: string; as?: string; head?: string } = {}): Promise<number> {
@@ -21,13 +20,6 @@ export async function openPull(w: PullWorld, branch: string, files: Record<strin
 
 export function merge(w: PullWorld, index: number, body: Record<string, unknown>, as = 'alice', headers: Record<string, string> = {}) {
   return w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${index}/merge`, as, body, headers });
-}
-
-/** The rows the merge route reads before it starts a merge (what it hands the read-ahead). */
-export async function routeRows(w: PullWorld, key: PullKey): Promise<KnownPullRows> {
-  const [pull, baseRepo, baseOwner] = await Promise.all([pullsStore(w.db).byIndex(key.repoId, key.index), reposStore(w.db).byId(key.repoId), usersStore(w.db).ownerOfRepo(key.repoId)]);
-  if (!pull || !baseRepo || !baseOwner) throw new Error(`no pull request ${key.repoId}/${key.index}`);
-  return { pull, baseRepo, baseOwner };
 }
 
 /** `git log` of the bare base repository, one object per commit. */
