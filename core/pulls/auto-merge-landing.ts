@@ -16,6 +16,16 @@ import { baseMoved, gitFailure, recordMerge, refuse, resumeJournalled, shouldDel
 import type { MergeOperation, MergeOutcome, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
 export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
+  // Once more when another attempt of this operation merged or journalled it meanwhile: the
+  // journal then answers.
+  for (let round = 0; round < 3; round++) {
+    const outcome = await landOnce(deps, key, op);
+    if (outcome) return outcome;
+  }
+  return refuse(409, 'merge push out of date');
+}
+
+async function landOnce(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome | null> {
   const [ctx, doer] = await Promise.all([loadPullOperationContext(deps, key), usersStore(deps.db).byId(op.doerId)]);
   if (!doer) return refuse(405, 'User not allowed to merge PR');
   const resumed = await resumeJournalled(deps, ctx, doer, op);
@@ -45,6 +55,7 @@ export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: Merge
   });
   if ('rejected' in result) return gitFailure(result.rejected, style) ?? refuse(409, result.rejected.message);
   if ('outOfDate' in result) return refuse(409, 'merge push out of date');
+  if ('journalled' in result) return null;
   const link = result.landed;
   await recordMerge(deps.db, ctx, doer, style, link.commit, link.mergeBase, op.operationId, undefined, link.base);
   // The pull request whose commit is the chain's tip announces the move for the whole chain (the

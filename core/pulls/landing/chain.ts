@@ -3,7 +3,7 @@
 // landing (land.ts) moves the base branch to the chain's tip once.
 import {
   EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
-  checkMergeability, isValidSha, mergeCommitForStyle, mergeTree, type Identity, type Mergeability, type MergeStyle,
+  checkMergeability, isValidSha, mergeCommitForStyle, mergeTree, treeOf, type Identity, type Mergeability, type MergeStyle,
 } from '../../../git/index.js';
 
 export type ChainStyle = Exclude<MergeStyle, 'manually-merged'>;
@@ -66,8 +66,9 @@ export async function buildChain(
   repoPath: string, base: string, entries: readonly ChainEntry[], opts: { stopAtFirstRejection?: boolean } = {},
 ): Promise<Chain> {
   const chain: Chain = { base, tip: base, links: [], rejected: [] };
-  // The tip's tree, when known: a merge's commit has the merged tree.
-  let tipTree: string | null = null;
+  // The tip's tree: a merge's commit has the merged tree. Known from the start, so a head the
+  // base already contains is told apart even on the first link (checkLink).
+  let tipTree: string | null = entries.length > 0 ? await treeOf(repoPath, base) : null;
   const heads = new Set<string>();
   for (const entry of entries) {
     try {

@@ -23,7 +23,9 @@
 //   landTogether(db, { repoPath, repoId, branch }, { entry, operationId }): Promise<TogetherResult>
 //     Group landing for one merge that is due now: those due into the same base while a landing
 //     runs land as the next chain. { landed: link, tip } | { rejected: error } | { outOfDate: true }
-//     (tip: this link's commit is the chain's last; that pull request announces the move).
+//     | { journalled: true } (tip: this link's commit is the chain's last; that pull request
+//     announces the move. journalled: another attempt of the operation merged or journalled it
+//     meanwhile; resume from the journal). One entry per pull request goes into a chain.
 //     The caller (the pull request's own merge activity) records its merge (core/pulls/auto-merge-landing.ts).
 //
 //   announceBranchMoved(repoId, branch, announce): Promise<void>   — the one "base moved" path

@@ -30,7 +30,12 @@ export type TogetherResult =
   | { landed: ChainLink; tip: boolean }
   | { rejected: ChainRejection['error'] }
   /** The base kept moving under every attempt. */
-  | { outOfDate: true };
+  | { outOfDate: true }
+  /**
+   * The pull request was merged, or this operation's journal written, by another attempt meanwhile
+   * (a retried activity whose first attempt is still running): the caller resumes from the journal.
+   */
+  | { journalled: true };
 
 interface Waiting {
   request: TogetherRequest;
@@ -65,8 +70,33 @@ async function drain(db: Knex, target: LandingTarget, key: string, queue: Waitin
   queues.delete(key);
 }
 
+/**
+ * Waiters whose pull request another attempt has merged or journalled meanwhile are told so (their
+ * caller resumes from the journal); of several waiters for one pull request, one goes into the
+ * chain and the others share its result. Returns the waiters to chain.
+ */
+async function settleDuplicates(db: Knex, batch: Waiting[]): Promise<Waiting[]> {
+  const rows = await db('pull_requests').whereIn('id', [...new Set(batch.map((w) => w.request.entry.pullId))])
+    .select('id', 'has_merged', 'merge_operation_id', 'pending_merge_commit');
+  const byId = new Map(rows.map((r: Record<string, unknown>) => [Number(r.id), r]));
+  const chosen = new Map<number, Waiting>();
+  for (const w of batch) {
+    const row = byId.get(w.request.entry.pullId);
+    if (!row || row.has_merged || (row.pending_merge_commit && row.merge_operation_id === w.request.operationId)) {
+      w.resolve({ journalled: true });
+      continue;
+    }
+    const first = chosen.get(w.request.entry.pullId);
+    if (!first) { chosen.set(w.request.entry.pullId, w); continue; }
+    const { resolve, reject } = first;
+    first.resolve = (result) => { resolve(result); w.resolve(result); };
+    first.reject = (err) => { reject(err); w.reject(err); };
+  }
+  return [...chosen.values()];
+}
+
 async function landBatch(db: Knex, target: LandingTarget, batch: Waiting[]): Promise<void> {
-  let remaining = batch;
+  let remaining = await settleDuplicates(db, batch);
   for (let attempt = 1; attempt <= CAS_ATTEMPTS && remaining.length > 0; attempt++) {
     const base = await resolveRef(target.repoPath, branchRef(target.branch));
     if (!base) throw new Error(`base branch ${target.branch} is gone`);
