@@ -4,6 +4,7 @@
 import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
 import { merge, openPull, refOf, waitFor } from '../merge/world.js';
+import { queueViewQuery } from '../../workflows/queue-messages.js';
 import { ciState, enableQueue, firstParents, join, queueBranches, simulateCi } from './world.js';
 
 const pullJson = async (w: Awaited<ReturnType<typeof pullWorld>>, index: number) => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice' })).json();
@@ -36,7 +37,11 @@ t.test('settings, 21 joins at once, refusals, queue view; 20 land in queue order
   t.equal(view.enabled, true);
   t.same([...view.entries.map((e: { number: number }) => e.number)].sort((a, b) => a - b), pulls, 'the queue view lists every entry');
   t.same(view.entries.map((e: { position: number }) => e.position), pulls.map((_, i) => i + 1), 'with its position');
-  pulls.splice(0, pulls.length, ...view.entries.map((e: { number: number }) => e.number));
+  // The queue's order is the workflow's; the view shows it once the next round has published.
+  const workflowOrder = async () => (await w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch: 'main' })).query(queueViewQuery)).entries.map((e) => e.index);
+  const order = await workflowOrder();
+  t.ok(await waitFor(async () => JSON.stringify((await queueView()).entries.map((e: { number: number }) => e.number)) === JSON.stringify(await workflowOrder()), 30_000), 'the view shows the workflow\'s order');
+  pulls.splice(0, pulls.length, ...order);
   t.equal(view.entries[0].queued_by.login, 'alice');
   t.ok((await pullJson(w, pulls[2]!)).merge_queue, 'the pull request JSON says it is queued');
 
