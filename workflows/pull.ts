@@ -13,6 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
+import { RECORD_ACTIVITY_OPTIONS } from './activity-options.js';
 import { Describer } from './description.js';
 import {
   baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, deleteUpdate, headChangedSignal, mergeUpdate, pingUpdate,
@@ -38,11 +39,7 @@ const MAX_DEFERRAL_MS = 30_000;
 /** How long a merged or closed pull request's run waits for more operations before it ends. */
 const LINGER = '2 seconds';
 
-// Reads and small writes: quick, retried on infrastructure errors.
-const records = proxyActivities<PullActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2, maximumAttempts: 20 },
-});
+const records = proxyActivities<PullActivities>(RECORD_ACTIVITY_OPTIONS);
 // Git work can take longer on big repositories; the merge journal makes retries safe.
 const gitWork = proxyActivities<PullActivities>({
   startToCloseTimeout: '10 minutes',

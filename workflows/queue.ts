@@ -9,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { QueueActivities } from './queue-activity-types.js';
 import { Mutex } from './mutex.js';
+import { RECORD_ACTIVITY_OPTIONS } from './activity-options.js';
 import { queueBranchKey, queueLengthKey } from './search-attributes.js';
 import {
   joinQueueUpdate, leaveQueueUpdate, queueBranchName, queueNudgeSignal, queueViewQuery,
@@ -22,10 +23,7 @@ const POLL_MS = 5_000;
 /** An empty queue's run waits this long for a join before it ends. */
 const LINGER = '10 seconds';
 
-const records = proxyActivities<QueueActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', backoffCoefficient: 2, maximumAttempts: 20 },
-});
+const records = proxyActivities<QueueActivities>(RECORD_ACTIVITY_OPTIONS);
 // Builds and landings run git; landing is made safe to repeat by the merge journal.
 const gitWork = proxyActivities<QueueActivities>({
   startToCloseTimeout: '10 minutes',
