@@ -40,7 +40,7 @@ export function createQueueActivities(deps: ActivityDeps): QueueActivities {
     buildSpeculative: heartbeating((key, req) => buildSpeculative(deps, key, req)),
     async publishQueue(key, entries, branches) {
       await publishEntries(deps.db, key, entries);
-      await syncQueueBranches(deps.db, deps.config, key, branches, null);
+      await syncQueueBranches(deps.db, deps.config, key, branches, null, entries);
     },
     landBatch: heartbeating((key, base, members) => landBatch(deps, key, base, members)),
     markLanded: heartbeating(async (key, tip, member) => {

@@ -3,6 +3,8 @@
 import type { Knex } from 'knex';
 import { nowUnix } from '../../db/time.js';
 import { addComment } from '../comments.js';
+import { recordHookEvent, recordHookEvents } from '../webhooks/outbox.js';
+import { queuePullEvent } from './group-events.js';
 import type { QueueEntry, QueueKey } from '../../workflows/queue-messages.js';
 
 export interface QueueEntryRow {
@@ -30,6 +32,7 @@ export async function insertEntry(
       position, state: 'waiting', queued_unix: now, updated_unix: now,
     });
     await addComment(trx, { issueId: pull.issue_id, posterId: doerId, type: 'merge_queue_join', content: `added to the merge queue of ${key.branch}` });
+    await recordHookEvent(trx, queuePullEvent(key, pull.issue_id, 'enqueued', doerId));
     return true;
   });
 }
@@ -38,16 +41,25 @@ export async function insertEntry(
 export async function removeEntry(db: Knex, key: QueueKey, index: number, doerId: number | null, reason: string): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await trx('merge_queue_entries as e').join('pull_requests as p', 'p.id', 'e.pull_id')
-      .where({ 'e.repo_id': key.repoId, 'e.base_branch': key.branch, 'e.pull_index': index }).first('e.id', 'p.issue_id');
+      .where({ 'e.repo_id': key.repoId, 'e.base_branch': key.branch, 'e.pull_index': index }).first('e.id', 'e.doer_id', 'p.issue_id');
     if (!row) return;
     await trx('merge_queue_entries').where({ id: row.id }).delete();
     await addComment(trx, { issueId: Number(row.issue_id), posterId: doerId, type: 'merge_queue_leave', content: `removed from the merge queue: ${reason}` });
+    // The queue's own removals are sent as by who queued it (a pull_request payload names a sender).
+    await recordHookEvent(trx, queuePullEvent(key, Number(row.issue_id), 'dequeued', doerId ?? Number(row.doer_id), reason));
   });
 }
 
-/** Drops the rows of entries that landed (their merge comment says the rest). */
+/** Drops the rows of entries that landed (their merge comment says the rest), each `dequeued` as merged. */
 export async function dropLanded(db: Knex, key: QueueKey, indexes: number[]): Promise<void> {
-  if (indexes.length > 0) await db('merge_queue_entries').where({ repo_id: key.repoId, base_branch: key.branch }).whereIn('pull_index', indexes).delete();
+  if (indexes.length === 0) return;
+  await db.transaction(async (trx) => {
+    const rows = await trx('merge_queue_entries as e').join('pull_requests as p', 'p.id', 'e.pull_id')
+      .where({ 'e.repo_id': key.repoId, 'e.base_branch': key.branch }).whereIn('e.pull_index', indexes).select('e.id', 'e.doer_id', 'p.issue_id');
+    if (rows.length === 0) return;
+    await trx('merge_queue_entries').whereIn('id', rows.map((r: { id: number }) => r.id)).delete();
+    await recordHookEvents(trx, rows.map((r: Record<string, unknown>) => queuePullEvent(key, Number(r.issue_id), 'dequeued', Number(r.doer_id), 'merged')));
+  });
 }
 
 /** Writes the workflow's view of each entry: position, state, speculative commit and branch, checks seen. */

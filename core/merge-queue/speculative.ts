@@ -2,14 +2,16 @@
 // them lands, built one after another on the base with the shared chain builder
 // (core/pulls/landing), and the queue branches CI sees (`merge-queue/<base>/pr-<index>-<short head>`).
 import type { Knex } from 'knex';
-import { branchRef, listBranches, updateRef, deleteRef, resolveRef } from '../../git/index.js';
+import { branchRef, isAncestor, listBranches, updateRef, deleteRef, resolveRef } from '../../git/index.js';
 import { usersStore } from '../../db/users.js';
 import { buildChain, type ChainEntry } from '../pulls/landing/index.js';
 import { planMergeCommit } from '../pulls/merge-commit.js';
 import { loadPullOperationContext, type OperationDeps } from '../pulls/operation-context.js';
+import { recordHookEvents } from '../webhooks/outbox.js';
 import { recordRefEvents } from '../webhooks/ref-events.js';
+import { groupFacts, mergeGroupEvents } from './group-events.js';
 import { repoPathById } from './settings.js';
-import type { BuiltEntry, QueueKey, QueueSettings } from '../../workflows/queue-messages.js';
+import type { BuiltEntry, QueueEntry, QueueKey, QueueSettings } from '../../workflows/queue-messages.js';
 
 export interface BuildRequest {
   base: string;
@@ -46,9 +48,11 @@ export async function buildSpeculative(deps: OperationDeps, key: QueueKey, req: 
 /**
  * Makes the queue's branches exactly `wanted` (name → commit): new ones created, moved ones moved,
  * the rest of `merge-queue/<base>/` deleted. Pushes are recorded as webhook push events, so a CI
- * system that builds on push sees each speculative commit.
+ * system that builds on push sees each speculative commit, with their merge_group events.
  */
-export async function syncQueueBranches(db: Knex, config: { APP_DATA_PATH: string }, key: QueueKey, wanted: Record<string, string>, doerId: number | null): Promise<void> {
+export async function syncQueueBranches(
+  db: Knex, config: { APP_DATA_PATH: string }, key: QueueKey, wanted: Record<string, string>, doerId: number | null, entries: QueueEntry[] = [],
+): Promise<void> {
   const path = await repoPathById(db, config, key.repoId);
   if (!path) return;
   const prefix = `merge-queue/${key.branch}/`;
@@ -66,5 +70,13 @@ export async function syncQueueBranches(db: Knex, config: { APP_DATA_PATH: strin
     if (name in wanted) continue;
     if (await deleteRef(path, branchRef(name), sha, { reason: 'merge queue entry done' })) moved.push({ ref: branchRef(name), oldSha: sha, newSha: zero });
   }
-  if (moved.length > 0) await db.transaction((trx) => recordRefEvents(trx, key.repoId, doerId, moved));
+  if (moved.length === 0) return;
+  const tip = await resolveRef(path, branchRef(key.branch));
+  const merged = new Set<string>();
+  for (const u of moved) if (tip && u.oldSha !== zero && (await isAncestor(path, u.oldSha, tip))) merged.add(u.oldSha);
+  const groups = mergeGroupEvents(key, moved, { tip, merged }, groupFacts(entries), new Set(entries.map((e) => e.index)));
+  await db.transaction(async (trx) => {
+    await recordRefEvents(trx, key.repoId, doerId, moved);
+    await recordHookEvents(trx, groups);
+  });
 }

@@ -8,7 +8,9 @@ export type HookEventType =
   | 'issues' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment'
   | 'pull_request' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment'
   | 'pull_request_review_approved' | 'pull_request_review_rejected' | 'pull_request_review_comment'
-  | 'pull_request_sync' | 'pull_request_review_request';
+  | 'pull_request_sync' | 'pull_request_review_request'
+  /** The merge queue's speculative commits (GitHub's event; Gitea has no merge queue). */
+  | 'merge_group';
 
 /**
  * What a hook can choose, in the order the API lists them. Gitea keeps the choice in a map and
@@ -18,12 +20,12 @@ export const CHOOSABLE_EVENTS = [
   'create', 'delete', 'fork', 'push', 'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment',
   'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
   'pull_request_review', 'pull_request_review_request', 'pull_request_sync',
-  'wiki', 'repository', 'release', 'package', 'status', 'workflow_run', 'workflow_job',
+  'wiki', 'repository', 'release', 'package', 'status', 'workflow_run', 'workflow_job', 'merge_group',
 ] as const;
 
 const ISSUE_GROUP = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_GROUP = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review_request', 'pull_request_sync'];
-const PLAIN = ['create', 'push', 'delete', 'fork', 'repository', 'wiki', 'release', 'package', 'status', 'workflow_run', 'workflow_job'];
+const PLAIN = ['create', 'push', 'delete', 'fork', 'repository', 'wiki', 'release', 'package', 'status', 'workflow_run', 'workflow_job', 'merge_group'];
 
 /**
  * The kinds a hook hears for the API's `events`, as Gitea reads them: case-insensitive names;

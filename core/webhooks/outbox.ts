@@ -17,12 +17,14 @@ export interface CommentSnapshot {
 /** What each event's payload is built from: ids to read back, and what cannot be read back later. */
 export type EventDetail =
   /** issues and pull_request events (the issue's kind decides which payload). */
-  | { kind: 'issue'; issueId: number; changes?: { title?: string; body?: string; ref?: string }; commitId?: string; reviewerId?: number; merged?: boolean }
+  | { kind: 'issue'; issueId: number; changes?: { title?: string; body?: string; ref?: string }; commitId?: string; reviewerId?: number; merged?: boolean; reason?: string }
   | { kind: 'comment'; issueId: number; commentId: number; changes?: { body: string }; deleted?: CommentSnapshot }
   | { kind: 'review'; issueId: number; reviewId: number; reviewerId: number; content: string; reviewType: 'approved' | 'rejected' | 'comment' }
   /** push, create, delete: the full ref name and where it moved (zero ids for none). */
   | { kind: 'ref'; ref: string; before: string; after: string }
-  | { kind: 'status'; statusId: number; sha: string };
+  | { kind: 'status'; statusId: number; sha: string }
+  /** merge_group: a speculative commit on its queue branch (full ref names), and why it was dropped. */
+  | { kind: 'merge_group'; headRef: string; headSha: string; baseRef: string; baseSha: string; reason?: string };
 
 export interface NewHookEvent {
   repoId: number;

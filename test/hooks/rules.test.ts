@@ -20,6 +20,9 @@ t.test('events are chosen and heard as Gitea reads them', async (t) => {
   t.equal(headerEvent('pull_request_comment'), 'issue_comment');
   t.equal(headerEvent('pull_request_review_comment'), 'pull_request_comment');
   t.equal(headerEvent('issue_label'), 'issues');
+  t.same(chooseEvents(['Merge_Group', 'push']), ['push', 'merge_group'], 'the merge queue event is chosen on its own');
+  t.notOk(chooseEvents(['pull_request']).includes('merge_group'), 'pull_request (which has enqueued/dequeued) does not switch it on');
+  t.equal(headerEvent('merge_group'), 'merge_group');
 });
 
 t.test("branch filters are Gitea's globs over the branch name or the full ref", async (t) => {

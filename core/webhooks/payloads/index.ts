@@ -5,6 +5,7 @@ import type { EventDetail } from '../outbox.js';
 import { payloadText, type PayloadContext } from './context.js';
 import { commentPayload, issuePayload, reviewPayload } from './issues.js';
 import { createPayload, deletePayload, pushPayload } from './refs.js';
+import { mergeGroupPayload } from './merge-group.js';
 import { statusPayload } from './status.js';
 
 export function eventDetail(row: HookEventRow): EventDetail {
@@ -19,6 +20,7 @@ async function payloadOf(pc: PayloadContext, row: HookEventRow): Promise<unknown
     case 'comment': return commentPayload(pc, event, row.action, d, row.doer_id);
     case 'review': return reviewPayload(pc, event, d);
     case 'status': return statusPayload(pc, d, row.doer_id);
+    case 'merge_group': return mergeGroupPayload(pc, row.action, d, row.doer_id);
     case 'ref':
       if (event === 'create') return createPayload(pc, d, row.doer_id);
       if (event === 'delete') return deletePayload(pc, d, row.doer_id);

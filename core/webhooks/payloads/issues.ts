@@ -72,6 +72,8 @@ export async function issuePayload(pc: PayloadContext, event: HookEventType, act
     action, number: issue.index, ...(changes ? { changes } : {}), pull_request: pull,
     requested_reviewer: d.reviewerId ? await pc.sender(d.reviewerId) : null,
     repository, sender, commit_id: d.commitId ?? '', review: null,
+    // The merge queue's `dequeued` says why (GitHub's field; Gitea has no queue).
+    ...(d.reason !== undefined ? { reason: d.reason } : {}),
   };
 }
 
