@@ -43,6 +43,10 @@ async function isReftable(repoPath: string): Promise<boolean> {
   return known;
 }
 
+async function isRepository(repoPath: string): Promise<boolean> {
+  return stat(join(repoPath, 'HEAD')).then((st) => st.isFile(), () => false);
+}
+
 /** 'missing' when there is no loose file, null when the file is there but not an object name. */
 async function looseRef(repoPath: string, ref: string): Promise<string | null | 'missing'> {
   try {
@@ -63,6 +67,9 @@ export async function readRefs(repoPath: string, refs: string[]): Promise<Map<st
   const found = new Map<string, string>();
   const loose = await Promise.all(refs.map((r) => looseRef(repoPath, r)));
   if (loose.includes(null)) return resolveRefs(repoPath, refs);
+  // A missing reference of a repository that is not there at all (storage gone, a path that names
+  // nothing) is git's to report, so the caller sees the same error as from any git read.
+  if (loose.includes('missing') && !(await isRepository(repoPath))) return resolveRefs(repoPath, refs);
   const packed = loose.includes('missing') ? await packedRefs(repoPath) : null;
   refs.forEach((ref, i) => {
     const sha = loose[i] === 'missing' ? packed!.get(ref) : loose[i];
