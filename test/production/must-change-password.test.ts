@@ -7,9 +7,9 @@ import { authorizeUrl, basic, createOAuth2App, makeUser, PASSWORD, WebClient } f
 
 t.test('an administrator-made account changes its password on the web before anything else', async (t) => {
   const { app, db, config } = await startTestServices(t);
-  await makeUser(db, 'root', { admin: true });
+  await makeUser(db, 'operator', { admin: true });
   const made = await app.inject({
-    method: 'POST', url: '/api/v1/admin/users', headers: { authorization: basic('root', PASSWORD), 'content-type': 'application/json' },
+    method: 'POST', url: '/api/v1/admin/users', headers: { authorization: basic('operator', PASSWORD), 'content-type': 'application/json' },
     payload: { username: 'newcomer', email: 'newcomer@example.com', password: 'set-by-the-admin' },
   });
   t.equal(made.statusCode, 201, made.body);
@@ -19,10 +19,10 @@ t.test('an administrator-made account changes its password on the web before any
   t.equal(refused.json().message, `You must change your password. Change it at: ${config.APP_URL}/user/change_password`, "Gitea's text, double slash included");
 
   // git over HTTP gets Gitea's 401 text (checked against Gitea 1.26.4); the API keeps its 403 whatever the client.
-  const repo = await app.inject({ method: 'POST', url: '/api/v1/user/repos', headers: { authorization: basic('root', PASSWORD), 'content-type': 'application/json' }, payload: { name: 'shared', auto_init: true } });
+  const repo = await app.inject({ method: 'POST', url: '/api/v1/user/repos', headers: { authorization: basic('operator', PASSWORD), 'content-type': 'application/json' }, payload: { name: 'shared', auto_init: true } });
   t.equal(repo.statusCode, 201, repo.body);
   const gitHeaders = { authorization: basic('newcomer', 'set-by-the-admin'), 'user-agent': 'git/2.39.5' };
-  const clone = await app.inject({ url: '/root/shared.git/info/refs?service=git-upload-pack', headers: gitHeaders });
+  const clone = await app.inject({ url: '/operator/shared.git/info/refs?service=git-upload-pack', headers: gitHeaders });
   t.equal(clone.statusCode, 401, 'git is asked for other credentials');
   t.equal(clone.json().message, 'Update your password');
   t.equal((await app.inject({ url: '/api/v1/user', headers: gitHeaders })).statusCode, 403);
@@ -36,7 +36,7 @@ t.test('an administrator-made account changes its password on the web before any
   // Every other page sends the account back there, the address in the API's text included.
   const settings = await web.get('/user/settings/applications');
   t.equal(settings.headers.location, '/user/settings/change_password?redirect_to=%2Fuser%2Fsettings%2Fapplications');
-  const { client_id: clientId } = await createOAuth2App(app, 'root');
+  const { client_id: clientId } = await createOAuth2App(app, 'operator');
   const authorize = await web.get(authorizeUrl(clientId));
   t.equal(authorize.statusCode, 303, 'the OAuth2 consent is out of reach too');
   t.match(String(authorize.headers.location), /^\/user\/login\?redirect_to=/);
@@ -72,7 +72,7 @@ t.test('an administrator-made account changes its password on the web before any
   t.equal((await web.get('/user/settings/change_password')).headers.location, '/user/settings/applications', 'the page is only for those who must change');
   t.equal((await asNewcomer('my-own-password')).statusCode, 200, 'the API answers with the new password');
   t.equal((await asNewcomer('set-by-the-admin')).statusCode, 401, 'the old one is gone');
-  t.equal((await app.inject({ url: '/root/shared.git/info/refs?service=git-upload-pack', headers: { ...gitHeaders, authorization: basic('newcomer', 'my-own-password') } })).statusCode, 200, 'and git works again');
+  t.equal((await app.inject({ url: '/operator/shared.git/info/refs?service=git-upload-pack', headers: { ...gitHeaders, authorization: basic('newcomer', 'my-own-password') } })).statusCode, 200, 'and git works again');
   t.notOk((await db('users').where({ name: 'newcomer' }).first()).must_change_password, 'the flag is cleared');
 });
 
