@@ -4,16 +4,21 @@
 // the base moves once for the whole chain (core/pulls/landing). This pull request's own activity
 // then records its merge, as a merge resumed from its journal does.
 import { gitTimestamp } from '../../git/index.js';
-import { usersStore } from '../../db/users.js';
 import { landTogether } from './landing/index.js';
 import { currentRefs, type MergeabilityResult } from './mergeability.js';
-import { checkMergeReadiness, loadReadinessFacts } from './merge-readiness.js';
-import { isStyleAllowed, styleNotAllowedMessage } from './merge-message.js';
 import { planMergeCommit } from './merge-commit.js';
-import { workInProgressPrefixes } from './wip.js';
-import { loadPullOperationContext, type OperationDeps } from './operation-context.js';
-import { baseMoved, gitFailure, recordMerge, refuse, resumeJournalled, shouldDeleteBranch } from './merge.js';
+import { loadMergeInputs } from './merge-inputs.js';
+import type { OperationDeps, PullOperationContext } from './operation-context.js';
+import { assess, baseMoved, gitFailure, recordMerge, refuse, shouldDeleteBranch } from './merge.js';
 import type { MergeOperation, MergeOutcome, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
+
+/** Taken as mergeable: the chain finds out. */
+async function takenAsMergeable(ctx: PullOperationContext): Promise<MergeabilityResult | null> {
+  const refs = await currentRefs(ctx);
+  const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
+  if (!refs.baseSha || !headSha) return null;
+  return { status: 'mergeable', headSha, baseSha: refs.baseSha, mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: refs.baseTree ?? '' };
+}
 
 export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {
   // Once more when another attempt of this operation merged or journalled it meanwhile: the
@@ -26,23 +31,11 @@ export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: Merge
 }
 
 async function landOnce(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome | null> {
-  const [ctx, doer] = await Promise.all([loadPullOperationContext(deps, key), usersStore(deps.db).byId(op.doerId)]);
-  if (!doer) return refuse(405, 'User not allowed to merge PR');
-  const resumed = await resumeJournalled(deps, ctx, doer, op);
-  if (resumed) return resumed;
-  const style = (op.style || 'merge') as Exclude<MergeStyle, 'manually-merged'>;
-  if (ctx.issue.is_closed && !ctx.pull.has_merged) return refuse(404, 'not found');
-  if (!isStyleAllowed(ctx.baseRepo, style) && !ctx.pull.has_merged) return refuse(405, styleNotAllowedMessage(style));
-
-  const [refs, facts] = await Promise.all([currentRefs(ctx), loadReadinessFacts(deps.db, ctx, doer)]);
-  const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
-  if (!refs.baseSha || !headSha) return refuse(405, 'Please try again later');
-  // Taken as mergeable: the chain finds out.
-  const mergeability: MergeabilityResult = {
-    status: 'mergeable', headSha, baseSha: refs.baseSha, mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: refs.baseTree ?? '',
-  };
-  const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual: false });
-  if (!readiness.ready) return refuse(readiness.status, readiness.message, readiness.waiting ? { waiting: true } : {});
+  const assessed = await assess(deps, op, await loadMergeInputs(deps, key, op.doerId), takenAsMergeable);
+  if ('outcome' in assessed) return assessed.outcome;
+  const { inputs: { ctx }, doer, mergeability } = assessed;
+  const style = assessed.style as Exclude<MergeStyle, 'manually-merged'>;
+  const headSha = mergeability.headSha;
 
   const plan = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, gitTimestamp());
   const result = await landTogether(deps.db, { repoPath: ctx.basePath, repoId: ctx.baseRepo.id, branch: ctx.pull.base_branch }, {

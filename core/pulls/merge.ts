@@ -222,8 +222,16 @@ type Assessment =
   | { outcome: MergeOutcome }
   | { inputs: MergeInputs; doer: UserRow; style: MergeStyle; mergeability: MergeabilityResult };
 
+/**
+ * Where a merge's mergeability comes from: git (a plain merge), or taken as mergeable for the chain
+ * to prove (a due auto-merge, core/pulls/auto-merge-landing.ts). null: the references are not there yet.
+ */
+export type MergeabilitySource = (ctx: PullOperationContext, early: MergeInputs['early']) => Promise<MergeabilityResult | null>;
+
+const computedMergeability: MergeabilitySource = (ctx, early) => currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs }));
+
 /** The rules and the mergeability, in Gitea's order (checkMergeReadiness); nothing is written. */
-async function assess(deps: OperationDeps, op: MergeOperation, inputs: MergeInputs): Promise<Assessment> {
+export async function assess(deps: OperationDeps, op: MergeOperation, inputs: MergeInputs, mergeabilityOf = computedMergeability): Promise<Assessment> {
   const { ctx, doer, early } = inputs;
   if (!doer) return { outcome: refuse(405, 'User not allowed to merge PR') };
   const resumed = await resumeJournalled(deps, ctx, doer, op);
@@ -237,9 +245,10 @@ async function assess(deps: OperationDeps, op: MergeOperation, inputs: MergeInpu
   const [mergeability, facts] = await Promise.all([
     manual
       ? { status: 'mergeable' as const, headSha: ctx.pull.head_commit_id, baseSha: '', mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' }
-      : currentRefs(ctx, early).then((refs) => computeMergeability(ctx, { reuseStored: true, refs })),
+      : mergeabilityOf(ctx, early),
     loadReadinessFacts(deps.db, ctx, doer),
   ]);
+  if (!mergeability) return { outcome: refuse(405, 'Please try again later') };
   const readiness = await checkMergeReadiness({ db: deps.db, ctx, doer, facts, mergeability, wipPrefixes: workInProgressPrefixes(deps.config), forceMerge: op.forceMerge, manual });
   if (!readiness.ready) {
     return { outcome: readiness.waiting
