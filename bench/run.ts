@@ -4,11 +4,12 @@
 // A scenario that reports an error or a non-2xx answer (its exit status) fails the whole run.
 // Run: npm run bench            (or: npx tsc -p . && node dist/bench/run.js [--only name,name])
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, temporalCliPath } from '../app/paths.js';
 import { table } from './load.js';
+import { mergeResults, parseResults, SUMMARY_HEADING, type ResultsParts } from './results-file.js';
 
 interface Scenario {
   name: string;
@@ -88,6 +89,8 @@ interface Outcome {
   stdout: string;
   stderr: string;
   rss: RssFigures;
+  /** The 1-minute load average when it started and when it ended. */
+  load: [string, string];
 }
 
 interface RssFigures {
@@ -125,6 +128,7 @@ function sampleRss(pid: number): { stop(): RssFigures } {
 
 function runScenario(s: Scenario): Promise<Outcome> {
   const started = performance.now();
+  const loadAtStart = loadavg()[0]!.toFixed(2);
   process.stdout.write(`[bench] ${s.name}: node dist/bench/${s.script}.js ${s.args.join(' ')}\n`);
   const child = spawn(process.execPath, [join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -133,7 +137,7 @@ function runScenario(s: Scenario): Promise<Outcome> {
   child.stdout.on('data', (c: Buffer) => { stdout += c; process.stdout.write(c); });
   child.stderr.on('data', (c: Buffer) => { stderr = (stderr + c).slice(-20_000); });
   return new Promise((resolve) => child.once('exit', (code) => resolve({
-    scenario: s, status: code ?? 1, seconds: Math.round((performance.now() - started) / 100) / 10, stdout, stderr, rss: rss.stop(),
+    scenario: s, status: code ?? 1, seconds: Math.round((performance.now() - started) / 100) / 10, stdout, stderr, rss: rss.stop(), load: [loadAtStart, loadavg()[0]!.toFixed(2)],
   })));
 }
 
@@ -158,36 +162,51 @@ function machine(): Array<[string, string]> {
   ];
 }
 
-function report(outcomes: Outcome[], facts: Array<[string, string]>, startedAt: Date, command: string): string {
+/** This run's summary row and section per scenario. */
+function runParts(outcomes: Outcome[], startedAt: Date): ResultsParts {
+  const when = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const commit = versionOf('git', ['-C', projectRoot, 'rev-parse', '--short', 'HEAD']);
+  const summaryRows = new Map<string, string>();
+  const sections = new Map<string, string>();
+  for (const o of outcomes) {
+    const result = o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`;
+    const command = `\`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\``;
+    summaryRows.set(o.scenario.name, `| ${[o.scenario.name, result, o.seconds, `${o.rss.start} / ${o.rss.median} / ${o.rss.peak}`, when, command].join(' | ')} |`);
+    const lines = [`## ${o.scenario.name}`, '', o.scenario.about, '',
+      `Command: ${command} — ${result}, ${o.seconds} s; ${when}, commit ${commit}, load average ${o.load[0]} at start, ${o.load[1]} at end.`, '',
+      o.stdout.trim()];
+    if (o.status !== 0) lines.push('', 'Last lines of its error output:', '', '```', o.stderr.trim().split('\n').slice(-15).join('\n'), '```');
+    sections.set(o.scenario.name, lines.join('\n'));
+  }
+  return { summaryRows, sections };
+}
+
+function report(parts: ResultsParts, facts: Array<[string, string]>, startedAt: Date, command: string, seconds: number): string {
   const lines = [
     '# Benchmark results',
     '',
-    `Written by \`${command}\` on ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)} s in all). `
+    `Written by \`${command}\` on ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${seconds.toFixed(0)} s). `
       + 'Each scenario runs in its own process against the real parts; load comes from autocannon in a further process on the same machine, '
-      + 'so server and load generator share the cores: read the figures as relative, not as capacity. Earlier runs and the analysis behind '
-      + 'the changes they prompted are in [HISTORY.md](HISTORY.md).',
+      + 'so server and load generator share the cores: read the figures as relative, not as capacity. A run of some scenarios '
+      + '(`--only`) replaces only their rows and sections: each says when, at which commit and at which load it ran. Earlier runs and the '
+      + 'analysis behind the changes they prompted are in [HISTORY.md](HISTORY.md).',
     '',
     '## Machine',
     '',
     table(['what', 'value'], facts),
     `| load average at end | ${loadavg().map((l) => l.toFixed(2)).join(', ')} |`,
     '',
-    '## Summary',
+    SUMMARY_HEADING,
     '',
-    table(['scenario', 'result', 'seconds', 'RSS start / steady (median) / peak MiB', 'command'], outcomes.map((o) => [
-      o.scenario.name, o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`, o.seconds, `${o.rss.start} / ${o.rss.median} / ${o.rss.peak}`,
-      `\`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\``,
-    ])),
+    '| scenario | result | seconds | RSS start / steady (median) / peak MiB | run at | command |',
+    '|---|---|---|---|---|---|',
+    ...parts.summaryRows.values(),
     '',
     'RSS is the scenario process\'s, sampled every 200 ms (peak: its VmHWM): the service itself for the scenarios that serve in-process; '
       + 'merge and webhooks run the service in a process of their own and report its figures in their sections.',
     '',
   ];
-  for (const o of outcomes) {
-    lines.push(`## ${o.scenario.name}`, '', o.scenario.about, '', `Command: \`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\` — ${o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`}, ${o.seconds} s.`, '');
-    lines.push(o.stdout.trim(), '');
-    if (o.status !== 0) lines.push('Last lines of its error output:', '', '```', o.stderr.trim().split('\n').slice(-15).join('\n'), '```', '');
-  }
+  for (const section of parts.sections.values()) lines.push(section, '');
   return `${lines.join('\n')}\n`;
 }
 
@@ -202,7 +221,10 @@ async function main(): Promise<void> {
   for (const s of chosen) outcomes.push(await runScenario(s));
   const command = names ? `npm run bench -- --only ${chosen.map((s) => s.name).join(',')}` : 'npm run bench';
   const path = join(projectRoot, 'bench', 'RESULTS.md');
-  writeFileSync(path, report(outcomes, facts, startedAt, command));
+  const order = SCENARIOS.map((s) => s.name);
+  const earlier = names && existsSync(path) ? parseResults(readFileSync(path, 'utf8'), order) : { summaryRows: new Map(), sections: new Map() };
+  const parts = mergeResults(earlier, runParts(outcomes, startedAt), order);
+  writeFileSync(path, report(parts, facts, startedAt, command, outcomes.reduce((n, o) => n + o.seconds, 0)));
   const failed = outcomes.filter((o) => o.status !== 0);
   process.stdout.write(`\n[bench] wrote ${path}; ${failed.length === 0 ? 'every scenario passed' : `FAILED: ${failed.map((o) => o.scenario.name).join(', ')}`}\n`);
   process.exit(failed.length === 0 ? 0 : 1);
