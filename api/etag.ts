@@ -2,6 +2,7 @@
 // by the caller), and If-None-Match answered 304 before the answer is built.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCache } from '../core/read-cache.js';
 
 export function strongEtag(parts: ReadonlyArray<string | number | boolean | null | undefined>): string {
   const h = createHash('sha256');
@@ -28,4 +29,14 @@ export function answeredNotModified(request: FastifyRequest, reply: FastifyReply
   if (!etagMatches(request.headers['if-none-match'], etag)) return false;
   reply.code(304).send();
   return true;
+}
+
+/**
+ * Sends the answer named by `etag` as JSON bytes built (and serialized with the route's own response
+ * schema) once, then kept in the read cache: a large page read again costs no serialization. Only
+ * for answers whose ETag names every input of the body, as an ETag must anyway.
+ */
+export async function sendKeptByEtag(reply: FastifyReply, etag: string, build: () => Promise<unknown>): Promise<FastifyReply> {
+  const body = await readCache.memo(`body\0${etag}`, async () => Buffer.from(reply.serialize(await build()) as string), (b) => b.length + 96);
+  return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -11,7 +11,7 @@ import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
 import { streamDiff, streamFormatPatch, type NumStatEntry } from '../../git/index.js';
 import { DiffDiskCache } from '../../core/diff-cache.js';
-import { answeredNotModified, strongEtag } from '../etag.js';
+import { answeredNotModified, sendKeptByEtag, strongEtag } from '../etag.js';
 import { readPaging, setPageCountHeaders } from '../paging.js';
 import { join } from 'node:path';
 import { doerOf } from '../repo-request.js';
@@ -98,7 +98,7 @@ export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
     setPageCountHeaders(request, reply, total, paging, appUrl);
     const etag = strongEtag(['commits', links.api, range.commitsFrom, range.to, paging.offset, paging.limit, withFiles, withVerification, viewer?.id, JSON.stringify([...users.values()])]);
     if (answeredNotModified(request, reply, etag)) return reply;
-    return toApiCommits(db, path, links, commits, { stat: true, files: withFiles, verification: withVerification }, viewer, appUrl, users);
+    return sendKeptByEtag(reply, etag, () => toApiCommits(db, path, links, commits, { stat: true, files: withFiles, verification: withVerification }, viewer, appUrl, users));
   });
 
   app.get<{ Params: IndexParams; Querystring: { page?: number; limit?: number; 'skip-to'?: string; whitespace?: string } }>('/api/v1/repos/:owner/:repo/pulls/:index/files', {
