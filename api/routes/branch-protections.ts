@@ -1,4 +1,5 @@
 // Branch protection rules (routers/api/v1/repo/branch.go, *BranchProtection*). Repository admins only.
+import { isStyleAllowed, styleNotAllowedMessage } from '../../core/pulls/merge-message.js';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import {
@@ -59,6 +60,10 @@ export async function branchProtectionRoutes(app: FastifyInstance): Promise<void
     }
     if (!['merge', 'squash', 'rebase', 'rebase-merge'].includes(settings.merge_queue_merge_style)) {
       throw new UnprocessableError(`merge_queue_merge_style must be merge, squash, rebase or rebase-merge, not ${String(settings.merge_queue_merge_style).slice(0, 30)}`);
+    }
+    // The queue lands with this style: one the repository forbids would refuse every landing.
+    if (settings.enable_merge_queue && !isStyleAllowed(ctx.repo, settings.merge_queue_merge_style)) {
+      throw new UnprocessableError(`merge_queue_merge_style: ${styleNotAllowedMessage(settings.merge_queue_merge_style)}`);
     }
     for (const pattern of settings.status_check_contexts) {
       if (!globToRegExp(pattern, null)) throw new UnprocessableError(`invalid status check context pattern: ${pattern}`);

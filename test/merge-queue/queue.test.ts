@@ -16,6 +16,12 @@ t.test('settings, 21 joins at once, refusals, queue view; 20 land in queue order
   t.match(rule.json(), { enable_merge_queue: true, merge_queue_depth: 4, merge_queue_max_batch: 1, merge_queue_merge_style: 'merge', merge_queue_check_timeout_seconds: 600 });
   const bad = await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/widget/branch_protections/main', as: 'alice', body: { merge_queue_merge_style: 'fast-forward-only' } });
   t.equal(bad.statusCode, 422, 'an unusable landing style is refused');
+  const noSquash = await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/widget', as: 'alice', body: { allow_squash_merge: false } });
+  t.equal(noSquash.statusCode, 200, noSquash.body);
+  const forbidden = await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/widget/branch_protections/main', as: 'alice', body: { merge_queue_merge_style: 'squash' } });
+  t.equal(forbidden.statusCode, 422, 'a style the repository forbids is refused');
+  t.match(forbidden.json().message, /merge_queue_merge_style: squash is not allowed/);
+  t.equal((await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/widget', as: 'alice', body: { allow_squash_merge: true } })).statusCode, 200);
   t.equal((await w.api({ method: 'PATCH', url: '/api/v1/repos/alice/widget/branch_protections/main', as: 'alice', body: { merge_queue_depth: 0 } })).statusCode, 422, 'depth 0 is refused');
 
   const start = refOf(w, 'refs/heads/main')!;
