@@ -75,8 +75,27 @@ export async function syncQueueBranches(
   const merged = new Set<string>();
   for (const u of moved) if (tip && u.oldSha !== zero && (await isAncestor(path, u.oldSha, tip))) merged.add(u.oldSha);
   const groups = mergeGroupEvents(key, moved, { tip, merged }, groupFacts(entries), new Set(entries.map((e) => e.index)));
+  const pushers = await queueBranchPushers(db, key.repoId, moved, entries, doerId);
   await db.transaction(async (trx) => {
-    await recordRefEvents(trx, key.repoId, doerId, moved);
+    for (const [pusherId, refs] of pushers) await recordRefEvents(trx, key.repoId, pusherId, refs);
     await recordHookEvents(trx, groups);
   });
+}
+
+/**
+ * Who pushed each queue branch, for its push event: whoever queued the entry it was built for (its
+ * index is in the branch name), else `doerId`, else the repository's owner (the queue acts for the
+ * repository once an entry has left).
+ */
+async function queueBranchPushers<T extends { ref: string }>(db: Knex, repoId: number, moved: T[], entries: QueueEntry[], doerId: number | null): Promise<Map<number, T[]>> {
+  const queuedBy = new Map(entries.map((e) => [e.index, e.doerId]));
+  let owner: number | undefined;
+  const out = new Map<number, T[]>();
+  for (const u of moved) {
+    const index = Number(/\/pr-(\d+)-[0-9a-f]+$/.exec(u.ref)?.[1] ?? 0);
+    let pusher = queuedBy.get(index) ?? doerId;
+    if (pusher === null) pusher = owner ??= Number((await db('repositories').where({ id: repoId }).first('owner_id'))?.owner_id ?? 0);
+    out.set(pusher, [...(out.get(pusher) ?? []), u]);
+  }
+  return out;
 }

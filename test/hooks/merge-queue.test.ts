@@ -16,7 +16,7 @@ t.before(async () => {
   await receiver.start();
   w = await pullWorld(t, { env: { WEBHOOK_ALLOWED_HOST_LIST: 'loopback' } });
   const made = await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/hooks', as: 'alice', body: {
-    type: 'gitea', active: true, config: { url: receiver.url, content_type: 'json', secret: SECRET }, events: ['pull_request', 'merge_group'],
+    type: 'gitea', active: true, config: { url: receiver.url, content_type: 'json', secret: SECRET }, events: ['pull_request', 'merge_group', 'push'],
   } });
   t.equal(made.statusCode, 201, made.body);
   t.ok((made.json().events as string[]).includes('merge_group'), 'merge_group can be chosen');
@@ -64,6 +64,22 @@ t.test('join → enqueued + checks_requested; land → dequeued (merged) + destr
   const destroyed = await delivery(t, 'merge_group', 'destroyed', index);
   t.match(destroyed.p, { reason: 'merged', merge_group: { head_sha: group.head_sha, head_ref: group.head_ref, base_ref: 'refs/heads/main' } });
   t.equal(refOf(w, 'refs/heads/main'), group.head_sha, 'the group landed as the base');
+  await ci.stop();
+});
+
+t.test("a queue branch's push event names who queued the entry as its pusher", async (t) => {
+  const index = await openPull(w, 'q-dave', { 'q-dave.txt': 'dave\n' });
+  t.equal((await join(w, index, 'dave')).statusCode, 201, 'dave, a writer, queues it');
+  const isQueueBranch = (r: Received) => {
+    const p = payloadOf(r) as Record<string, any>;
+    return r.headers['X-Gitea-Event-Type'] === 'push' && indexOfBranch(String(p.ref)) === index;
+  };
+  const [push] = await receiver.waitFor(1, isQueueBranch, 60_000);
+  t.ok(push, 'the queue branch was announced as a push');
+  t.match(payloadOf(push!), { ref: new RegExp(`^refs/heads/merge-queue/main/pr-${index}-`), pusher: { login: 'dave' }, sender: { login: 'dave' } });
+  const ci = simulateCi(w, { delayMs: 100 });
+  t.teardown(() => ci.stop());
+  await delivery(t, 'pull_request', 'dequeued', index);
   await ci.stop();
 });
 
