@@ -7,6 +7,7 @@ import { registerSwagger } from './plugins/swagger.js';
 import { registerGoDecoding } from './plugins/decoding.js';
 import { loggerOptions, requestIdFrom } from './logging.js';
 import { readCache } from '../core/read-cache.js';
+import { noteWork, startIdleCollection } from '../app/idle-gc.js';
 import type { Services } from './services.js';
 import { miscRoutes } from './routes/misc.js';
 import { authPlugin } from './plugins/auth.js';
@@ -40,7 +41,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   readCache.setLimit(config.READ_CACHE_MEMORY_BYTES);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    noteWork();
   });
+  startIdleCollection(config.IDLE_GC_SECONDS);
   registerErrorHandling(app, config.APP_URL);
   // Go clients' nulls, empty strings, empty bodies and query and path values: api/decoding.ts.
   registerGoDecoding(app);

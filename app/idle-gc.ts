@@ -1,0 +1,51 @@
+// One full garbage collection when the process goes quiet after work. V8 collects when it allocates,
+// so the garbage a burst of requests leaves stays resident while the process idles: measured 20 s
+// after the pull-reads load, 261 MiB resident; after one collection, 193 MiB (the start was 257).
+// A collection of a ~100 MB heap takes tens of milliseconds, spent only after IDLE_GC_SECONDS without
+// a request, once per quiet period.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+let collect: (() => void) | null | undefined;
+
+/** V8's collector, made reachable at run time (as `node --expose-gc` would); null where it cannot be. */
+function collector(): (() => void) | null {
+  if (collect === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      collect = runInNewContext('gc') as () => void;
+    } catch {
+      collect = null;
+    }
+  }
+  return collect;
+}
+
+let lastWork = 0;
+let workSinceCollection = false;
+let collections = 0;
+let timer: NodeJS.Timeout | null = null;
+
+/** Marks the process busy now (called per request). */
+export function noteWork(): void {
+  lastWork = Date.now();
+  workSinceCollection = true;
+}
+
+/** How many quiet-period collections ran in this process. */
+export function idleCollections(): number {
+  return collections;
+}
+
+/** Starts watching for quiet periods of `quietSeconds` (0: never collect). Idempotent; keeps no process alive. */
+export function startIdleCollection(quietSeconds: number): void {
+  if (timer || quietSeconds <= 0 || !collector()) return;
+  const quietMs = quietSeconds * 1000;
+  timer = setInterval(() => {
+    if (!workSinceCollection || Date.now() - lastWork < quietMs) return;
+    workSinceCollection = false;
+    collections++;
+    collector()!();
+  }, Math.min(5000, Math.max(250, quietMs / 4)));
+  timer.unref();
+}
