@@ -65,18 +65,40 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
   };
 
   // Admission (the readiness check, the row and its comment) runs outside the queue's lock, so a
-  // burst of joins is admitted several at a time; the row's unique key refuses a second entry.
+  // burst of joins is admitted several at a time; the row's unique key refuses a second entry. Each
+  // join takes a ticket when the workflow accepts it, and admitted entries enter the queue in ticket
+  // order: the queue's order is the order its join updates were accepted (in the workflow's history),
+  // not the order their admissions happened to finish.
+  let nextTicket = 0;
+  let nextToEnter = 0;
+  const admitted = new Map<number, QueueEntry | null>();
+  const enterInTicketOrder = () => {
+    while (admitted.has(nextToEnter)) {
+      const entry = admitted.get(nextToEnter)!;
+      admitted.delete(nextToEnter++);
+      if (entry) {
+        entries.push(entry);
+        nudged = true;
+      }
+    }
+  };
   setHandler(joinQueueUpdate, async (req): Promise<OperationOutcome> => {
     if (entries.some((e) => e.index === req.index)) return { status: 409, body: { message: 'the pull request is already in the merge queue' } };
-    // Its position is published by the next round (0 until then).
-    const outcome = await records.admitToQueue(key, req, 0);
-    if (outcome.status !== 201) return { status: outcome.status, body: outcome.body };
-    entries.push({
-      index: req.index, pullId: outcome.pullId!, doerId: req.doerId, headSha: outcome.headSha!, queuedAt: new Date().toISOString(), state: 'waiting',
-      batch: 0, commit: '', builtOn: '', mergeBase: '', branch: '', checksSince: 0, checks: [],
-    });
-    nudged = true;
-    return { status: 201 };
+    const ticket = nextTicket++;
+    let entry: QueueEntry | null = null;
+    try {
+      // Its position is published by the next round (0 until then).
+      const outcome = await records.admitToQueue(key, req, 0);
+      if (outcome.status !== 201) return { status: outcome.status, body: outcome.body };
+      entry = {
+        index: req.index, pullId: outcome.pullId!, doerId: req.doerId, headSha: outcome.headSha!, queuedAt: new Date().toISOString(), state: 'waiting',
+        batch: 0, commit: '', builtOn: '', mergeBase: '', branch: '', checksSince: 0, checks: [],
+      };
+      return { status: 201 };
+    } finally {
+      admitted.set(ticket, entry);
+      enterInTicketOrder();
+    }
   });
 
   setHandler(leaveQueueUpdate, (req) => mutex.runExclusive(async (): Promise<OperationOutcome> => {

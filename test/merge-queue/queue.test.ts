@@ -5,7 +5,7 @@ import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
 import { merge, openPull, refOf, waitFor } from '../merge/world.js';
 import { queueViewQuery } from '../../workflows/queue-messages.js';
-import { ciState, enableQueue, firstParents, join, queueBranches, simulateCi } from './world.js';
+import { acceptedJoins, ciState, enableQueue, firstParents, join, queueBranches, simulateCi } from './world.js';
 
 const pullJson = async (w: Awaited<ReturnType<typeof pullWorld>>, index: number) => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice' })).json();
 
@@ -32,7 +32,7 @@ t.test('settings, 21 joins at once, refusals, queue view; 20 land in queue order
   t.equal(plain.statusCode, 405, 'a plain merge is refused');
   t.match(plain.json().message, /merge queue/, 'naming the queue');
 
-  // All at once: the queue's order is the order the workflow admitted them in.
+  // All at once: the queue's order is the order the workflow accepted the joins in.
   const joins = await Promise.all(pulls.map((p) => join(w, p)));
   t.same(joins.map((r) => r.statusCode), pulls.map(() => 201), 'every pull request joins');
   t.equal((await join(w, pulls[0]!)).statusCode, 409, 'joining twice is refused');
@@ -46,6 +46,7 @@ t.test('settings, 21 joins at once, refusals, queue view; 20 land in queue order
   // The queue's order is the workflow's; the view shows it once the next round has published.
   const workflowOrder = async () => (await w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch: 'main' })).query(queueViewQuery)).entries.map((e) => e.index);
   const order = await workflowOrder();
+  t.same(order, await acceptedJoins(w), 'the queue is in the order its join updates were accepted, not the order admissions finished');
   t.ok(await waitFor(async () => JSON.stringify((await queueView()).entries.map((e: { number: number }) => e.number)) === JSON.stringify(await workflowOrder()), 30_000), 'the view shows the workflow\'s order');
   pulls.splice(0, pulls.length, ...order);
   t.equal(view.entries[0].queued_by.login, 'alice');

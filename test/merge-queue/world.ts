@@ -111,3 +111,18 @@ export async function queueComments(w: PullWorld, index: number): Promise<string
     .whereIn('c.type', ['merge_queue_join', 'merge_queue_leave']).orderBy('c.id').select('c.content');
   return rows.map((r: { content: string }) => r.content);
 }
+
+/** The pull requests of the queue's join updates, in the order its workflow accepted them (its history). */
+export async function acceptedJoins(w: PullWorld, branch = 'main'): Promise<number[]> {
+  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch }));
+  const history = await handle.fetchHistory();
+  const order: number[] = [];
+  for (const e of history.events ?? []) {
+    const request = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
+    if (request?.input?.name !== 'join') continue;
+    const data = request.input.args?.payloads?.[0]?.data;
+    const index = data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { index: number }).index : 0;
+    if (!order.includes(index)) order.push(index);
+  }
+  return order;
+}
