@@ -130,6 +130,11 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
       head_branch: head.branch, head_commit_id: headSha,
       allow_maintainer_edit: input.allow_maintainer_edit ?? ctx.repo.default_allow_maintainer_edit,
     }, trx);
+    // The head reference exists before the rows are committed: the announcement below is delivered
+    // from the committed outbox at once, and its payload's diff statistics read that reference (it
+    // was written after the commit, and payloads built in between lacked them). A reference left by
+    // a transaction that then fails is overwritten by the next pull request given this index.
+    await writePullHeadRef(basePath, headPath, sameRepo, index, head.branch, headSha);
     // Gitea assigns, then announces the new pull request.
     const made = { id: issueId, repo_id: ctx.repo.id, is_pull: true };
     await recordHookEvents(trx, [...assigneeEvents(made, [], assignees.map((u) => u.id), doer.id), issueEvent(made, 'main', 'opened', doer.id)]);
@@ -137,10 +142,9 @@ export async function createPull(deps: PullDeps, ctx: RepoContext, doer: UserRow
   });
 
   try {
-    await writePullHeadRef(basePath, headPath, sameRepo, created.index, head.branch, headSha);
     await firstCheck(db, basePath, created.pullId, baseSha, headSha);
   } catch (err) {
-    // Nothing half-done: without its ref the pull request cannot be diffed or merged.
+    // Nothing half-done: a pull request whose first check could not run is taken back.
     await db('issues').where({ id: created.issueId }).delete();
     throw err;
   }
