@@ -18,35 +18,16 @@ export interface RepoWithPull extends RepoWithOwner {
   /** Absent when the repository has no pull request of that index. */
   pull?: PullRow;
   issue?: IssueRow;
-  /** What the pull request's record shows beside its rows, read in the same round trip. */
-  extras?: PullRecordExtras;
-}
-
-export interface PullRecordExtras {
-  labelIds: number[];
-  assigneeIds: number[];
-  /** Its merge_queue_entries row while it is queued. */
-  queueEntry: Record<string, unknown> | null;
 }
 
 const REPO_WITH_OWNER_SQL = 'SELECT repositories.*, users.* FROM repositories JOIN users ON users.id = repositories.owner_id '
   + 'WHERE users.lower_name = ? AND repositories.lower_name = ?';
 
-// Label and assignee ids come as comma-separated lists (GROUP_CONCAT: MariaDB, MySQL and SQLite).
-const REPO_WITH_PULL_SQL = 'SELECT repositories.*, users.*, pull_requests.*, issues.*, merge_queue_entries.*, '
-  + '(SELECT GROUP_CONCAT(label_id) FROM issue_labels WHERE issue_labels.issue_id = issues.id) AS label_ids, '
-  + '(SELECT GROUP_CONCAT(assignee_id) FROM issue_assignees WHERE issue_assignees.issue_id = issues.id) AS assignee_ids '
-  + 'FROM repositories JOIN users ON users.id = repositories.owner_id '
+const REPO_WITH_PULL_SQL = 'SELECT repositories.*, users.*, pull_requests.*, issues.* FROM repositories '
+  + 'JOIN users ON users.id = repositories.owner_id '
   + 'LEFT JOIN pull_requests ON pull_requests.base_repo_id = repositories.id AND pull_requests.`index` = ? '
   + 'LEFT JOIN issues ON issues.id = pull_requests.issue_id '
-  + 'LEFT JOIN merge_queue_entries ON merge_queue_entries.pull_id = pull_requests.id '
   + 'WHERE users.lower_name = ? AND repositories.lower_name = ?';
-
-/** Ids from a GROUP_CONCAT list (NULL when there are none), ascending as the stores order them. */
-function idList(value: unknown): number[] {
-  if (value === null || value === undefined || value === '') return [];
-  return String(value).split(',').map(Number).sort((a, b) => a - b);
-}
 
 export async function repoWithOwnerByNames(db: Knex, ownerName: string, repoName: string): Promise<RepoWithOwner | undefined> {
   const row = await selectFirstRowByTable(db, REPO_WITH_OWNER_SQL, [ownerName.toLowerCase(), repoName.toLowerCase()]);
@@ -62,12 +43,6 @@ export async function repoWithPullByNames(db: Knex, ownerName: string, repoName:
   if (row.pull_requests?.id != null && row.issues?.id != null) {
     found.pull = toPullRow(row.pull_requests);
     found.issue = toIssueRow(row.issues);
-    const computed = row[''] ?? {};
-    found.extras = {
-      labelIds: idList(computed.label_ids),
-      assigneeIds: idList(computed.assignee_ids),
-      queueEntry: row.merge_queue_entries?.id != null ? row.merge_queue_entries : null,
-    };
   }
   return found;
 }

@@ -13,7 +13,7 @@ import { parseHeadSpec, resolveHeadRepository } from '../../core/pulls/head-spec
 import { listPulls, parseLabelIds, posterIdOf, type PullListItem, type PullStateFilter } from '../../core/pulls/list.js';
 import { workInProgressPrefixes } from '../../core/pulls/wip.js';
 import { issuesStore, type IssueRow } from '../../db/issues.js';
-import { repoWithPullByNames, type PullRecordExtras } from '../../db/repo-lookups.js';
+import { repoWithPullByNames } from '../../db/repo-lookups.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { branchRef, isValidBranchName, resolveRef } from '../../git/index.js';
 import { changeBaseUpdate, setStateUpdate, type OperationOutcome, type PullKey } from '../../workflows/pull-messages.js';
@@ -47,12 +47,12 @@ export async function pullRepoFromRequest(request: FastifyRequest, params: Param
  * The repository (checked as pullRepoFromRequest does: its own 404s first) and its pull request
  * `index` with that pull request's issue, all read in one round trip.
  */
-export async function pullFromRequest(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow; issue: IssueRow; extras?: PullRecordExtras }> {
+export async function pullFromRequest(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow; issue: IssueRow }> {
   const found = await repoWithPullByNames(request.server.services.db, params.owner, params.repo, params.index);
   const ctx = await admitToRepository(request.server.services.db, found, { doer: doerOf(request), publicOnly: publicOnly(request) });
   if (!ctx.repo.has_pull_requests) throw new NotFoundError('pull requests are disabled in this repository');
   if (!found?.pull || !found.issue) throw new NotFoundError('pull request does not exist');
-  return { ctx, pull: found.pull, issue: found.issue, extras: found.extras };
+  return { ctx, pull: found.pull, issue: found.issue };
 }
 
 export async function pullRoutes(app: FastifyInstance): Promise<void> {
@@ -96,8 +96,8 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     schema: { operationId: 'repoGetPullRequest', tags: ['repository'], summary: 'Get a pull request', params: PullParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
-    const { ctx, pull, issue, extras } = await pullFromRequest(request, request.params);
-    return single(request, ctx, { pull, issue, extras });
+    const { ctx, pull, issue } = await pullFromRequest(request, request.params);
+    return single(request, ctx, { pull, issue });
   });
 
   app.get<{ Params: Params & { base: string; '*': string } }>('/api/v1/repos/:owner/:repo/pulls/:base/*', {
