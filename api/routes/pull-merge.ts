@@ -3,11 +3,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { UnauthorizedError, NotFoundError, UnprocessableError } from '../../core/errors.js';
-import { admitToRepository, assertNotArchived, type RepoContext } from '../../core/permissions.js';
+import { assertNotArchived, loadRepository, type RepoContext } from '../../core/permissions.js';
 import { markIssueRead } from '../../core/pulls/read-mark.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
-import type { PullRow } from '../../db/pulls.js';
-import { repoWithPullByNames } from '../../db/repo-lookups.js';
+import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { cancelAutoMergeUpdate, mergeUpdate, updateBranchUpdate, type MergeRequest, type PullKey } from '../../workflows/pull-messages.js';
 import { joinQueueUpdate, leaveQueueUpdate } from '../../workflows/queue-messages.js';
 import { queueSettingsFor } from '../../core/merge-queue/settings.js';
@@ -64,10 +63,11 @@ export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
 
   async function loadPull(request: FastifyRequest): Promise<{ ctx: RepoContext; pull: PullRow; key: PullKey }> {
     const p = request.params as Static<typeof PullParams>;
-    const found = await repoWithPullByNames(db, p.owner, p.repo, p.index);
-    const ctx = await admitToRepository(db, found, { doer: request.doer ?? null, publicOnly: request.auth?.publicOnly });
-    const pull = found?.pull;
-    if (!pull) throw new NotFoundError();
+    const [ctx, pull] = await Promise.all([
+      loadRepository(db, { ownerName: p.owner, repoName: p.repo, doer: request.doer, publicOnly: request.auth?.publicOnly }),
+      pullsStore(db).byRepoNamesAndIndex(p.owner, p.repo, p.index),
+    ]);
+    if (!pull || pull.base_repo_id !== ctx.repo.id) throw new NotFoundError();
     return { ctx, pull, key: { repoId: ctx.repo.id, index: pull.index } };
   }
 
