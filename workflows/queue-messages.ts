@@ -110,3 +110,8 @@ export function queueWorkflowId(key: QueueKey, prefix = ''): string {
 export function queueBranchName(base: string, index: number, headSha: string): string {
   return `merge-queue/${base}/pr-${index}-${headSha.slice(0, 8)}`;
 }
+
+/** The pull request index a queue branch (or its full reference) was named after; 0 for any other name. */
+export function queueBranchIndex(name: string): number {
+  return Number(/\/pr-(\d+)-[0-9a-f]+$/.exec(name)?.[1] ?? 0);
+}

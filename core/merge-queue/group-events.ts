@@ -5,7 +5,7 @@ import { isZeroSha } from '../../git/index.js';
 import { issueEvent } from '../webhooks/issue-events.js';
 import type { NewHookEvent } from '../webhooks/outbox.js';
 import type { MovedRef } from '../webhooks/ref-events.js';
-import type { QueueEntry, QueueKey } from '../../workflows/queue-messages.js';
+import { queueBranchIndex, type QueueEntry, type QueueKey } from '../../workflows/queue-messages.js';
 
 /** What a checked group (a batch, named by its last entry's queue branch) is: its parent commit and who queued it. */
 export interface GroupFacts {
@@ -29,8 +29,6 @@ export function groupFacts(entries: QueueEntry[]): Map<string, GroupFacts> {
   return out;
 }
 
-const INDEX_OF_BRANCH = /\/pr-(\d+)-[0-9a-f]+$/;
-
 /**
  * merge_group events of the queue branches that moved: a replaced or deleted commit is `destroyed`
  * (`merged` when the base now holds that commit, `invalidated` while its entry is still queued, else
@@ -44,7 +42,7 @@ export function mergeGroupEvents(
   const events: NewHookEvent[] = [];
   for (const u of moved) {
     const group = groups.get(u.ref.slice('refs/heads/'.length));
-    const index = Number(INDEX_OF_BRANCH.exec(u.ref)?.[1] ?? 0);
+    const index = queueBranchIndex(u.ref);
     if (!isZeroSha(u.oldSha)) {
       const reason = base.merged.has(u.oldSha) ? 'merged' : queued.has(index) ? 'invalidated' : 'dequeued';
       events.push({

@@ -11,7 +11,7 @@ import { recordHookEvents } from '../webhooks/outbox.js';
 import { recordRefEvents } from '../webhooks/ref-events.js';
 import { groupFacts, mergeGroupEvents } from './group-events.js';
 import { repoPathById } from './settings.js';
-import type { BuiltEntry, QueueEntry, QueueKey, QueueSettings } from '../../workflows/queue-messages.js';
+import { queueBranchIndex, type BuiltEntry, type QueueEntry, type QueueKey, type QueueSettings } from '../../workflows/queue-messages.js';
 
 export interface BuildRequest {
   base: string;
@@ -92,8 +92,7 @@ async function queueBranchPushers<T extends { ref: string }>(db: Knex, repoId: n
   let owner: number | undefined;
   const out = new Map<number, T[]>();
   for (const u of moved) {
-    const index = Number(/\/pr-(\d+)-[0-9a-f]+$/.exec(u.ref)?.[1] ?? 0);
-    let pusher = queuedBy.get(index) ?? doerId;
+    let pusher = queuedBy.get(queueBranchIndex(u.ref)) ?? doerId;
     if (pusher === null) pusher = owner ??= Number((await db('repositories').where({ id: repoId }).first('owner_id'))?.owner_id ?? 0);
     out.set(pusher, [...(out.get(pusher) ?? []), u]);
   }
