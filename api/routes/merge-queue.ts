@@ -3,13 +3,13 @@
 // queued it and when, and the checks seen on its batch's commit).
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { loadRepository } from '../../core/permissions.js';
 import { listEntries } from '../../core/merge-queue/entries.js';
 import { queueSettingsFor } from '../../core/merge-queue/settings.js';
 import { toApiUser } from '../../core/wire/user.js';
 import { usersStore } from '../../db/users.js';
 import { unixToIso } from '../../db/time.js';
 import { ApiError } from '../schemas/repo.js';
+import { pullRepoFromRequest } from './pulls.js';
 
 const Params = Type.Object({ owner: Type.String({ maxLength: 255 }), repo: Type.String({ maxLength: 255 }), '*': Type.String({ maxLength: 255, description: 'the base branch', 'x-param-name': 'branch' }) });
 const Nullable = (description: string) => Type.Unsafe<string | null>({ type: 'string', nullable: true, description });
@@ -41,7 +41,8 @@ export async function mergeQueueRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: MergeQueue, 404: ApiError },
     },
   }, async (request) => {
-    const ctx = await loadRepository(db, { ownerName: request.params.owner, repoName: request.params.repo, doer: request.doer, publicOnly: request.auth?.publicOnly });
+    // The merge queue is part of pull requests: 404 where they are disabled, as their routes answer.
+    const ctx = await pullRepoFromRequest(request, request.params);
     const branch = request.params['*'];
     const [settings, rows] = await Promise.all([queueSettingsFor(db, ctx.repo.id, branch), listEntries(db, ctx.repo.id, branch)]);
     const users = await usersStore(db).byIds(rows.map((r) => r.doer_id));

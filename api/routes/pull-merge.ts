@@ -2,11 +2,12 @@
 // runs one operation at a time and answers with the HTTP status and body.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { UnauthorizedError, NotFoundError, UnprocessableError } from '../../core/errors.js';
-import { assertNotArchived, loadRepository, type RepoContext } from '../../core/permissions.js';
+import { UnauthorizedError, UnprocessableError } from '../../core/errors.js';
+import { assertNotArchived, type RepoContext } from '../../core/permissions.js';
 import { markIssueRead } from '../../core/pulls/read-mark.js';
 import { isMergeStyle } from '../../core/pulls/merge-message.js';
-import { pullsStore, type PullRow } from '../../db/pulls.js';
+import type { PullRow } from '../../db/pulls.js';
+import { pullFromRequest } from './pulls.js';
 import { cancelAutoMergeUpdate, mergeUpdate, updateBranchUpdate, type MergeRequest, type PullKey } from '../../workflows/pull-messages.js';
 import { joinQueueUpdate, leaveQueueUpdate } from '../../workflows/queue-messages.js';
 import { queueSettingsFor } from '../../core/merge-queue/settings.js';
@@ -61,13 +62,9 @@ function mergeRequestFrom(body: MergeBody, doerId: number): MergeRequest {
 export async function pullMergeRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
 
+  /** The pull request and its repository, with the pull request routes' 404s (pull requests disabled included). */
   async function loadPull(request: FastifyRequest): Promise<{ ctx: RepoContext; pull: PullRow; key: PullKey }> {
-    const p = request.params as Static<typeof PullParams>;
-    const [ctx, pull] = await Promise.all([
-      loadRepository(db, { ownerName: p.owner, repoName: p.repo, doer: request.doer, publicOnly: request.auth?.publicOnly }),
-      pullsStore(db).byRepoNamesAndIndex(p.owner, p.repo, p.index),
-    ]);
-    if (!pull || pull.base_repo_id !== ctx.repo.id) throw new NotFoundError();
+    const { ctx, pull } = await pullFromRequest(request, request.params as Static<typeof PullParams>);
     return { ctx, pull, key: { repoId: ctx.repo.id, index: pull.index } };
   }
 

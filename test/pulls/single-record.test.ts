@@ -1,5 +1,6 @@
 // The single pull request and the list entry of the same pull request must be the same record (the
-// single one adds its statistics), on MariaDB and on SQLite, and the route's 404s keep their order.
+// single one adds its statistics), on MariaDB and on SQLite, and the route's 404s keep their order;
+// with pull requests disabled every pull request route, merging and the merge queue included, is 404.
 import t from 'tap';
 import { pullWorld } from './fixtures.js';
 
@@ -58,5 +59,15 @@ for (const dbType of ['mysql', 'sqlite3'] as const) {
     const disabled = await w.api({ url: `${repo}/pulls/1`, as: 'alice' });
     t.equal(disabled.statusCode, 404);
     t.match(disabled.json().message, /disabled/);
+    // Every pull request route answers so, the merge routes and the merge queue included (Gitea's mustAllowPulls).
+    const routes: Array<['GET' | 'POST' | 'DELETE', string]> = [
+      ['GET', 'pulls/1/merge'], ['POST', 'pulls/1/merge'], ['DELETE', 'pulls/1/merge'], ['POST', 'pulls/1/update'], ['GET', 'merge_queue/main'],
+      ['GET', 'pulls/1/files'], ['GET', 'pulls/1/commits'], ['GET', 'pulls/1.diff'], ['GET', 'pulls/1/reviews'], ['GET', 'pulls'],
+    ];
+    for (const [method, path] of routes) {
+      const r = await w.api({ method, url: `${repo}/${path}`, as: 'alice', body: method === 'GET' ? undefined : { Do: 'merge', merge_when_checks_succeed: true } });
+      t.equal(r.statusCode, 404, `${method} ${path} with pull requests disabled`);
+      t.match(r.json().message, /disabled/, `${method} ${path} says why`);
+    }
   });
 }
