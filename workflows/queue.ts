@@ -147,19 +147,28 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     return out;
   };
 
-  /** Builds what the first `depth` batches need; entries git refuses are ejected. True when anything changed. */
-  const build = async (s: QueueSettings): Promise<boolean> => {
-    const active = batches().slice(0, s.depth).flat();
-    let prev = baseSha;
-    let from = active.findIndex((e) => {
+  /** The batches CI checks: the first `depth` past those about to land. */
+  const window = (s: QueueSettings, landing: QueueEntry[]): QueueEntry[][] => batches().filter((b) => !landing.includes(b[0]!)).slice(0, s.depth);
+
+  /**
+   * Builds what the window needs, on the base or, past batches about to land, on their tip; entries
+   * git refuses are ejected.
+   */
+  const build = async (s: QueueSettings, landing: QueueEntry[]): Promise<void> => {
+    const active = window(s, landing).flat();
+    const start = landing.length > 0 ? landing[landing.length - 1]!.commit : baseSha;
+    let prev = start;
+    const from = active.findIndex((e) => {
       const stale = !e.commit || e.builtOn !== prev;
       prev = e.commit;
       return stale;
     });
-    if (from === -1) return false;
+    if (from === -1) return;
     const todo = active.slice(from);
+    for (const e of todo) e.state = 'building';
+    describe();
     const built = await gitWork.buildSpeculative(key, {
-      base: from === 0 ? baseSha : active[from - 1]!.commit, style: s.style, date: `@${Math.floor(Date.now() / 1000)} +0000`,
+      base: from === 0 ? start : active[from - 1]!.commit, style: s.style, date: `@${Math.floor(Date.now() / 1000)} +0000`,
       entries: todo.map((e) => ({ index: e.index, headSha: e.headSha, doerId: e.doerId })),
     });
     for (const b of built) {
@@ -178,12 +187,11 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
       e.mergeBase = b.mergeBase;
       e.state = 'pending';
     }
-    return true;
   };
 
-  /** Each checked batch's last entry carries the queue branch; the others none. */
-  const nameBranches = (s: QueueSettings) => {
-    const active = batches().slice(0, s.depth);
+  /** Each landing or checked batch's last entry carries the queue branch; the others none. */
+  const nameBranches = (s: QueueSettings, landing: QueueEntry[]) => {
+    const active = batches().filter((b) => landing.includes(b[0]!)).concat(window(s, landing));
     const tails = new Set(active.map((b) => b[b.length - 1]!));
     for (const e of entries) {
       e.branch = tails.has(e) && e.commit ? queueBranchName(key.branch, e.index, e.headSha) : '';
@@ -196,23 +204,29 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
   };
 
   /**
-   * Lands the batches at the front whose required checks passed, as one landing (each of their
-   * commits was checked green on its own); otherwise judges the front batch: splits or ejects it
-   * when it failed or timed out, or leaves it waiting. Returns ms to the front's timeout.
+   * The batches at the front whose required checks passed on commits built on the base, one after
+   * another: they land together (each of their commits was checked green on its own).
    */
-  const judgeFront = async (s: QueueSettings, survey: QueueSurvey): Promise<number | null> => {
+  const greenAtFront = (survey: QueueSurvey): QueueEntry[] => {
     const green: QueueEntry[] = [];
+    let prev = baseSha;
     for (const batch of batches()) {
       const tail = batch[batch.length - 1]!;
       const verdict = tail.commit ? survey.verdicts[tail.commit] : undefined;
       if (verdict) for (const e of batch) e.checks = verdict.checks;
-      if (batch.some((e) => !e.commit) || verdict?.state !== 'success' || failedCommits.has(tail.commit)) break;
+      const chained = batch.every((e) => {
+        const ok = e.commit !== '' && e.builtOn === prev;
+        prev = e.commit;
+        return ok;
+      });
+      if (!chained || verdict?.state !== 'success' || failedCommits.has(tail.commit)) break;
       green.push(...batch);
     }
-    if (green.length > 0) {
-      await land(s, green);
-      return null;
-    }
+    return green;
+  };
+
+  /** Judges the front batch when none lands: splits or ejects it when it failed or timed out. Returns ms to its timeout. */
+  const judgeFront = async (s: QueueSettings, survey: QueueSurvey): Promise<number | null> => {
     const front = batches()[0];
     if (!front || front.some((e) => !e.commit)) return null;
     const tail = front[front.length - 1]!;
@@ -221,6 +235,9 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     const failed = failedCommits.has(tail.commit) ? 'its checks failed before' : verdict?.state === 'failure' ? verdict.message : timedOut ? `its required checks did not finish within ${s.checkTimeoutSeconds} s` : null;
     if (!failed) return Math.max(0, tail.checksSince + s.checkTimeoutSeconds * 1000 - Date.now());
     failedCommits.add(tail.commit);
+    // Shown failed, with the checks that failed it, before it leaves or is split.
+    for (const e of front) e.state = 'failed';
+    await publish();
     if (front.length === 1) {
       await eject(tail.index, `the speculative commit ${tail.commit.slice(0, 10)} failed: ${failed}`);
     } else {
@@ -228,7 +245,10 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
       const half = Math.ceil(front.length / 2);
       const first = nextBatch++;
       const second = nextBatch++;
-      front.forEach((e, i) => (e.batch = i < half ? first : second));
+      front.forEach((e, i) => {
+        e.batch = i < half ? first : second;
+        e.state = 'pending';
+      });
       front[half - 1]!.checksSince = Date.now();
       log.info('batch split', { entries: front.map((e) => e.index), reason: failed });
     }
@@ -239,8 +259,6 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
   /** One compare-and-swap of the base to the last member's commit; then each member marked merged by its own workflow. */
   const land = async (s: QueueSettings, members: QueueEntry[]) => {
     const tip = members[members.length - 1]!.commit;
-    for (const e of members) e.state = 'landing';
-    describe();
     log.info('landing', { entries: members.map((e) => e.index), commit: tip });
     const result = await gitWork.landBatch(key, baseSha, members.map((e) => ({ index: e.index, pullId: e.pullId, commit: e.commit, builtOn: e.builtOn, mergeBase: e.mergeBase })));
     nudged = true;
@@ -274,9 +292,19 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     if (survey.baseSha !== baseSha) log.info('base moved', { from: baseSha, to: survey.baseSha });
     baseSha = survey.baseSha;
     const batchWake = formBatches(s, Date.now());
-    await build(s);
-    nameBranches(s);
-    const timeout = await judgeFront(s, survey);
+    // What comes after the green front is built on its tip and published before it lands, so CI
+    // checks the next batches while the landing runs (a refused landing rebuilds them next round).
+    const landing = greenAtFront(survey);
+    for (const e of landing) e.state = 'landing';
+    await build(s, landing);
+    nameBranches(s, landing);
+    let timeout: number | null = null;
+    if (landing.length > 0) {
+      await publish();
+      await land(s, landing);
+    } else {
+      timeout = await judgeFront(s, survey);
+    }
     await publish();
     return Math.min(POLL_MS, batchWake ?? POLL_MS, timeout ?? POLL_MS);
   };

@@ -5,7 +5,7 @@ import { nowUnix } from '../../db/time.js';
 import { addComment } from '../comments.js';
 import { recordHookEvent, recordHookEvents } from '../webhooks/outbox.js';
 import { queuePullEvent } from './group-events.js';
-import type { QueueEntry, QueueKey } from '../../workflows/queue-messages.js';
+import type { QueueEntry, QueueEntryState, QueueKey } from '../../workflows/queue-messages.js';
 
 export interface QueueEntryRow {
   pull_id: number;
@@ -73,6 +73,13 @@ export async function publishEntries(db: Knex, key: QueueKey, entries: QueueEntr
       });
     }
   });
+}
+
+/** Sets the state the API shows for some entries (the workflow publishes the rest of each entry after its round). */
+export async function setEntriesState(db: Knex, key: QueueKey, indexes: number[], state: QueueEntryState, extra: Record<string, unknown> = {}): Promise<void> {
+  if (indexes.length === 0) return;
+  await db('merge_queue_entries').where({ repo_id: key.repoId, base_branch: key.branch }).whereIn('pull_index', indexes)
+    .update({ state, ...extra, updated_unix: nowUnix() });
 }
 
 export async function listEntries(db: Knex, repoId: number, branch: string): Promise<QueueEntryRow[]> {

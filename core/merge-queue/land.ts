@@ -1,8 +1,8 @@
 // Landing a batch: the base moves once, by compare-and-swap, to exactly the commit whose checks
 // passed (core/pulls/landing journals each pull request's commit first); each pull request is then
 // marked merged by its own workflow, whose merge finds the journal and records it exactly once.
-import { nowUnix } from '../../db/time.js';
 import { landChain, noteBranchMoved, type Chain, type ChainEntry } from '../pulls/landing/index.js';
+import { setEntriesState } from './entries.js';
 import { repoPathById } from './settings.js';
 import { faultPoint } from '../fault-points.js';
 import type { OperationDeps } from '../pulls/operation-context.js';
@@ -30,8 +30,7 @@ export async function landBatch(deps: OperationDeps, key: QueueKey, base: string
     base, tip, rejected: [],
     links: members.map((m) => ({ entry: { pullId: m.pullId } as ChainEntry, base: m.builtOn, commit: m.commit, mergeBase: m.mergeBase })),
   };
-  await deps.db('merge_queue_entries').where({ repo_id: key.repoId, base_branch: key.branch }).whereIn('pull_index', members.map((m) => m.index))
-    .update({ state: 'landing', landing_commit: tip, landing_base: base, updated_unix: nowUnix() });
+  await setEntriesState(deps.db, key, members.map((m) => m.index), 'landing', { landing_commit: tip, landing_base: base });
   const operationIds = new Map(members.map((m) => [m.pullId, landingOperationId(key, tip, m.index)]));
   if (!(await landChain(deps.db, { repoPath: path, branch: key.branch, chain, operationIds, reason: 'merge queue' }))) {
     return { landed: false, reason: `${key.branch} moved outside the queue` };

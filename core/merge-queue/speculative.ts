@@ -10,6 +10,7 @@ import { loadPullOperationContext, type OperationDeps } from '../pulls/operation
 import { recordHookEvents } from '../webhooks/outbox.js';
 import { recordRefEvents } from '../webhooks/ref-events.js';
 import { groupFacts, mergeGroupEvents } from './group-events.js';
+import { setEntriesState } from './entries.js';
 import { repoPathById } from './settings.js';
 import { queueBranchIndex, type BuiltEntry, type QueueEntry, type QueueKey, type QueueSettings } from '../../workflows/queue-messages.js';
 
@@ -33,6 +34,8 @@ async function chainEntry(deps: OperationDeps, key: QueueKey, e: BuildRequest['e
 export async function buildSpeculative(deps: OperationDeps, key: QueueKey, req: BuildRequest): Promise<BuiltEntry[]> {
   const path = await repoPathById(deps.db, deps.config, key.repoId);
   if (!path) throw new Error(`repository ${key.repoId} is gone`);
+  // The API shows them building until the workflow publishes the round's outcome.
+  await setEntriesState(deps.db, key, req.entries.map((e) => e.index), 'building');
   const entries = await Promise.all(req.entries.map((e) => chainEntry(deps, key, e, req.style, req.date)));
   const chain = await buildChain(path, req.base, entries);
   const indexOf = new Map(entries.map((c, i) => [c, req.entries[i]!.index]));

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { openPull, refOf, waitFor } from '../merge/world.js';
-import { ciState, contains, enableQueue, firstParents, indexOfBranch, join, queueComments, simulateCi } from './world.js';
+import { ciState, contains, enableQueue, firstParents, indexOfBranch, join, queueComments, queueHistoryStates, simulateCi } from './world.js';
 
 const pullJson = async (w: PullWorld, index: number) => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice' })).json();
 const merged = async (w: PullWorld, indexes: number[]) => (await Promise.all(indexes.map((p) => pullJson(w, p)))).every((p) => p.merged);
@@ -30,6 +30,11 @@ t.test('a failing entry in the middle is ejected with its comment; the others la
   t.equal(landed.length, rest.length);
   for (const sha of landed) t.equal(await ciState(w, sha), 'success', 'every base commit is green');
   t.notOk(contains(w, refOf(w, `refs/pull/${bad}/head`)!, refOf(w, 'refs/heads/main')!), 'the base does not contain the ejected change');
+  // What operators and the API saw on the way: the failing entry published as failed, with its red check, before it left.
+  const { published, memo } = await queueHistoryStates(w);
+  t.ok(published.some((e) => e.index === bad && e.state === 'failed' && JSON.stringify(e.checks).includes('"failure"')), 'the failing entry was shown failed with its red check');
+  t.notOk(published.some((e) => e.index !== bad && e.state === 'failed'), 'no other entry was shown failed');
+  for (const state of ['building', 'pending', 'landing', 'failed']) t.ok(memo.some((line) => line.includes(` ${state}`)), `the memo showed an entry ${state}`);
 });
 
 t.test('a push to a queued head removes the entry with a comment', async (t) => {

@@ -126,3 +126,18 @@ export async function acceptedJoins(w: PullWorld, branch = 'main'): Promise<numb
   }
   return order;
 }
+
+/** What the queue's workflow showed over its history: each entry state it published and each memo line. */
+export async function queueHistoryStates(w: PullWorld, branch = 'main'): Promise<{ published: Array<{ index: number; state: string; checks: unknown[] }>; memo: string[] }> {
+  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch }));
+  const decode = (data: Uint8Array | null | undefined) => (data ? JSON.parse(Buffer.from(data).toString('utf8')) : null);
+  const published: Array<{ index: number; state: string; checks: unknown[] }> = [];
+  const memo: string[] = [];
+  for (const e of (await handle.fetchHistory()).events ?? []) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'publishQueue') published.push(...(decode(scheduled.input?.payloads?.[1]?.data) as Array<{ index: number; state: string; checks: unknown[] }>));
+    const entries = e.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.entries;
+    if (entries) memo.push(...(decode(entries.data) as string[]));
+  }
+  return { published, memo };
+}
