@@ -61,6 +61,10 @@ const SCENARIOS: Scenario[] = [
     about: 'As merge-queue, with every 4th pull request failing CI: the queue ejects them (zero red commits on the base), update-then-merge skips them.',
   },
   {
+    name: 'merge-queue-ci10', script: 'merge-queue', args: ['16', '10', '0', '1,4,8'],
+    about: 'As merge-queue with a CI of T = 10 s (the queue only): how close a longer CI brings each depth to N/d × T, the per-round overhead being fixed.',
+  },
+  {
     name: 'merge-split', script: 'merge', args: ['40', 'split'],
     about: 'The merge scenario with the service as production runs it: an `api` process and a `worker` process (the merge runs in the worker; git commands counted are the API\'s only).',
   },
