@@ -2,7 +2,7 @@
 // Runs the whole test suite on real parts: makes sure MariaDB is up, starts one Temporal dev
 // server for the run (a namespace per test file), runs tap over the compiled tests, stops it all.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ensureMariaDb, waitForPort } from './services.mjs';
 import { reexecOnPinnedNode } from './node-runtime.mjs';
@@ -66,24 +66,6 @@ function prepareSchemaTemplate() {
   return name;
 }
 
-// The longest files (about 1–2 min each, seen in full runs) start first: tap runs files in the order
-// given, and one of them starting last kept a single job busy for minutes after the others finished.
-const SLOWEST_FIRST = [
-  'merge/racing-merges-mariadb', 'merge/racing-merges-sqlite', 'merge/racing-auto-mariadb', 'merge/racing-auto-sqlite', 'hostile/routes-racing',
-  'faults/auto-merge-burst-crash', 'faults/worker-crash', 'faults/webhook-worker-crash', 'merge/auto-merge-burst', 'merge-queue/queue', 'faults/merge-queue', 'merge-queue/ejection', 'production/many-processes', 'production/temporal-tls', 'repos/authorization', 'merge/concurrency', 'merge/auto-merge', 'merge/branch-moves',
-  'foundation/serve', 'merge/rules', 'hostile/routes-bodies', 'merge/styles', 'hostile/fixed-cases', 'hostile/routes-paths',
-];
-
-function testFilesSlowestFirst() {
-  const dir = join(root, 'dist', 'test');
-  const all = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.test.js')).sort();
-  const rank = (f) => {
-    const i = SLOWEST_FIRST.indexOf(f.replace(/\.test\.js$/, ''));
-    return i < 0 ? SLOWEST_FIRST.length : i;
-  };
-  return all.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((f) => join('dist', 'test', f));
-}
-
 async function main() {
   await ensureMariaDb();
   const local = process.env.DB_HOST === undefined || process.env.DB_HOST.startsWith('/') || /^(127\.0\.0\.1|localhost)(:|$)/.test(process.env.DB_HOST);
@@ -97,8 +79,8 @@ async function main() {
   const stop = () => temporal.child.kill('SIGTERM');
   process.on('SIGINT', () => { stop(); process.exit(130); });
   process.on('SIGTERM', () => { stop(); process.exit(143); });
-  const extra = process.argv.slice(2);
-  const files = extra.length > 0 ? extra : testFilesSlowestFirst();
+  // tap runs the files it is given, or .taprc's, in the order of their paths (it sorts them).
+  const files = process.argv.slice(2);
   const tap = spawn(process.execPath, [join(root, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...files], {
     cwd: root,
     stdio: 'inherit',
