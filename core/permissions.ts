@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { ForbiddenError, LockedError, NotFoundError } from './errors.js';
 import { reposStore, type RepoRow } from '../db/repos.js';
+import { repoWithOwnerByNames, type RepoWithOwner } from '../db/repo-lookups.js';
 import { isOrgMember } from './organizations.js';
 import { usersStore, USER_TYPE, type UserRow } from '../db/users.js';
 
@@ -66,9 +67,14 @@ export interface RepoLookup {
  * (404, never 403), as in Gitea.
  */
 export async function loadRepository(db: Knex, lookup: RepoLookup): Promise<RepoContext> {
-  // Both by name, at once: every repository route starts here.
-  const [owner, repo] = await Promise.all([usersStore(db).byName(lookup.ownerName), reposStore(db).byOwnerNameAndName(lookup.ownerName, lookup.repoName)]);
-  if (!owner || !repo || repo.owner_id !== owner.id) throw new NotFoundError();
+  // Owner and repository by their names in one round trip: every repository route starts here.
+  return admitToRepository(db, await repoWithOwnerByNames(db, lookup.ownerName, lookup.repoName), lookup);
+}
+
+/** The doer's context in a repository already read: 404 when it is not there or unseen, 403 for a public-only token on a private one. */
+export async function admitToRepository(db: Knex, found: RepoWithOwner | undefined, lookup: Pick<RepoLookup, 'doer' | 'publicOnly'>): Promise<RepoContext> {
+  if (!found) throw new NotFoundError();
+  const { repo, owner } = found;
   const mode = await repoAccessMode(db, repo, owner, lookup.doer);
   if (mode === 'none') throw new NotFoundError();
   if (lookup.publicOnly && repo.is_private) throw new ForbiddenError('token scope is limited to public repos');

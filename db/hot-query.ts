@@ -13,12 +13,14 @@ interface PoolClient {
 
 interface SqliteStatement {
   get(...params: unknown[]): unknown;
+  raw(on: boolean): SqliteStatement;
+  columns(): Array<{ name: string; table: string | null }>;
 }
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 interface MysqlConnection {
-  query(sql: string, values: unknown[], callback: (err: Error | null, rows: unknown) => void): void;
+  query(sql: string | { sql: string; nestTables: boolean }, values: unknown[], callback: (err: Error | null, rows: unknown) => void): void;
 }
 
 // better-sqlite3 statements are compiled once per connection and reused (knex prepares every time).
@@ -38,19 +40,54 @@ function sqliteStatement(connection: SqliteConnection, sql: string): SqliteState
   return statement;
 }
 
-/** The first row of `sql` (a constant string with `?` placeholders), or undefined. */
-export async function selectFirstRow(db: Knex, sql: string, params: readonly unknown[]): Promise<Record<string, unknown> | undefined> {
+/** Runs `read` on a connection of knex's pool, given back afterwards. */
+async function withConnection<T>(db: Knex, read: (connection: unknown) => Promise<T> | T): Promise<T> {
   const client = db.client as unknown as PoolClient;
   const connection = await client.acquireConnection();
   try {
-    if (isSqlite(db)) {
-      return sqliteStatement(connection as SqliteConnection, sql).get(...params) as Record<string, unknown> | undefined;
-    }
-    const rows = await new Promise<unknown>((resolve, reject) => {
-      (connection as MysqlConnection).query(sql, [...params], (err, result) => (err ? reject(err) : resolve(result)));
-    });
-    return Array.isArray(rows) ? (rows[0] as Record<string, unknown> | undefined) : undefined;
+    return await read(connection);
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+function mysqlQuery(connection: unknown, sql: string | { sql: string; nestTables: boolean }, params: readonly unknown[]): Promise<unknown> {
+  return new Promise<unknown>((resolve, reject) => {
+    (connection as MysqlConnection).query(sql, [...params], (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+/** The first row of `sql` (a constant string with `?` placeholders), or undefined. */
+export function selectFirstRow(db: Knex, sql: string, params: readonly unknown[]): Promise<Record<string, unknown> | undefined> {
+  return withConnection(db, async (connection) => {
+    if (isSqlite(db)) return sqliteStatement(connection as SqliteConnection, sql).get(...params) as Record<string, unknown> | undefined;
+    const rows = await mysqlQuery(connection, sql, params);
+    return Array.isArray(rows) ? (rows[0] as Record<string, unknown> | undefined) : undefined;
+  });
+}
+
+/** A joined row split by the table each column came from. */
+export type RowsByTable = Record<string, Record<string, unknown>>;
+
+/**
+ * The first row of a join, split per table: `SELECT a.*, b.*` of tables named without aliases, so
+ * columns both tables have (id, name, ...) stay apart. mysql2 nests them itself; better-sqlite3
+ * reports each result column's table. Not for use inside a transaction (it takes its own connection).
+ */
+export function selectFirstRowByTable(db: Knex, sql: string, params: readonly unknown[]): Promise<RowsByTable | undefined> {
+  return withConnection(db, async (connection) => {
+    if (isSqlite(db)) {
+      const statement = sqliteStatement(connection as SqliteConnection, `/* by table */ ${sql}`).raw(true);
+      const values = statement.get(...params) as unknown[] | undefined;
+      if (!values) return undefined;
+      const out: RowsByTable = {};
+      statement.columns().forEach((c, i) => {
+        const table = c.table ?? '';
+        (out[table] ??= {})[c.name] = values[i];
+      });
+      return out;
+    }
+    const rows = await mysqlQuery(connection, { sql, nestTables: true }, params);
+    return Array.isArray(rows) ? (rows[0] as RowsByTable | undefined) : undefined;
+  });
 }

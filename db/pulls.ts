@@ -74,11 +74,6 @@ export function pullsStore(db: Knex) {
     async byIndex(baseRepoId: number, index: number, trx: Knex = db): Promise<PullRow | undefined> {
       return toPullRow(await trx('pull_requests').where({ base_repo_id: baseRepoId, index }).first());
     },
-    /** By the base repository's owner and name, so it can be read at the same time as the repository. */
-    async byRepoNamesAndIndex(ownerName: string, repoName: string, index: number, trx: Knex = db): Promise<PullRow | undefined> {
-      return toPullRow(await trx('pull_requests as p').join('repositories as r', 'r.id', 'p.base_repo_id').join('users as u', 'u.id', 'r.owner_id')
-        .where({ 'u.lower_name': ownerName.toLowerCase(), 'r.lower_name': repoName.toLowerCase(), 'p.index': index }).first('p.*'));
-    },
     async insert(p: NewPull, trx: Knex = db): Promise<number> {
       const [id] = await trx('pull_requests').insert({ ...p, merge_base: p.merge_base ?? '', conflicted_files: '[]', status: 'checking' });
       return Number(id);

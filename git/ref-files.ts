@@ -2,7 +2,10 @@
 // where a few references point (a single pull request, its files, commits and diff) otherwise
 // spend a git process (several milliseconds) on each. Loose file first, then packed-refs, as
 // git's files backend reads them; anything else (a reftable, a symbolic reference) is asked of git.
-import { readFile, stat } from 'node:fs/promises';
+// The files are read synchronously: a reference is 41 bytes in the page cache, and the promise API
+// pays four thread-pool round trips (open, stat, read, close) for each, which cost more than the
+// reads themselves (measured: 17 % of a single pull request's CPU under load).
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isValidRefName, isValidSha, resolveRefs } from './refs.js';
 
@@ -15,15 +18,15 @@ interface PackedRefs {
 const packedCache = new Map<string, PackedRefs>();
 const reftableRepos = new Map<string, boolean>();
 
-async function packedRefs(repoPath: string): Promise<Map<string, string>> {
+function packedRefs(repoPath: string): Map<string, string> {
   const file = join(repoPath, 'packed-refs');
-  const st = await stat(file, { bigint: true }).catch(() => null);
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
   if (!st) return new Map();
   const key = `${st.ino}:${st.size}:${st.mtimeNs}`;
   const hit = packedCache.get(repoPath);
   if (hit && hit.key === key) return hit.refs;
   const refs = new Map<string, string>();
-  for (const line of (await readFile(file, 'utf8').catch(() => '')).split('\n')) {
+  for (const line of readOrEmpty(file).split('\n')) {
     if (line.startsWith('#') || line.startsWith('^') || line.length === 0) continue;
     const space = line.indexOf(' ');
     refs.set(line.slice(space + 1).trim(), line.slice(0, space));
@@ -33,24 +36,32 @@ async function packedRefs(repoPath: string): Promise<Map<string, string>> {
   return refs;
 }
 
-async function isReftable(repoPath: string): Promise<boolean> {
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isReftable(repoPath: string): boolean {
   let known = reftableRepos.get(repoPath);
   if (known === undefined) {
-    known = await stat(join(repoPath, 'reftable')).then(() => true, () => false);
+    known = statSync(join(repoPath, 'reftable'), { throwIfNoEntry: false }) !== undefined;
     if (reftableRepos.size >= 10_000) reftableRepos.clear();
     reftableRepos.set(repoPath, known);
   }
   return known;
 }
 
-async function isRepository(repoPath: string): Promise<boolean> {
-  return stat(join(repoPath, 'HEAD')).then((st) => st.isFile(), () => false);
+function isRepository(repoPath: string): boolean {
+  return statSync(join(repoPath, 'HEAD'), { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
 /** 'missing' when there is no loose file, null when the file is there but not an object name. */
-async function looseRef(repoPath: string, ref: string): Promise<string | null | 'missing'> {
+function looseRef(repoPath: string, ref: string): string | null | 'missing' {
   try {
-    const text = (await readFile(join(repoPath, ref), 'utf8')).trim();
+    const text = readFileSync(join(repoPath, ref), 'utf8').trim();
     return isValidSha(text) ? text : null;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -63,14 +74,14 @@ async function looseRef(repoPath: string, ref: string): Promise<string | null | 
  * process answers instead when a reference is not a plain loose or packed one.
  */
 export async function readRefs(repoPath: string, refs: string[]): Promise<Map<string, string>> {
-  if (refs.some((r) => !isValidRefName(r)) || await isReftable(repoPath)) return resolveRefs(repoPath, refs);
+  if (refs.some((r) => !isValidRefName(r)) || isReftable(repoPath)) return resolveRefs(repoPath, refs);
   const found = new Map<string, string>();
-  const loose = await Promise.all(refs.map((r) => looseRef(repoPath, r)));
+  const loose = refs.map((r) => looseRef(repoPath, r));
   if (loose.includes(null)) return resolveRefs(repoPath, refs);
   // A missing reference of a repository that is not there at all (storage gone, a path that names
   // nothing) is git's to report, so the caller sees the same error as from any git read.
-  if (loose.includes('missing') && !(await isRepository(repoPath))) return resolveRefs(repoPath, refs);
-  const packed = loose.includes('missing') ? await packedRefs(repoPath) : null;
+  if (loose.includes('missing') && !isRepository(repoPath)) return resolveRefs(repoPath, refs);
+  const packed = loose.includes('missing') ? packedRefs(repoPath) : null;
   refs.forEach((ref, i) => {
     const sha = loose[i] === 'missing' ? packed!.get(ref) : loose[i];
     if (sha) found.set(ref, sha);

@@ -5,20 +5,21 @@ import { requireSignedIn } from '../plugins/auth.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { NotFoundError, ServiceError } from '../../core/errors.js';
-import { assertNotArchived, type RepoContext } from '../../core/permissions.js';
+import { admitToRepository, assertNotArchived, type RepoContext } from '../../core/permissions.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { createPull } from '../../core/pulls/create.js';
 import { checkStateChange, editPullFields, mayEditPull } from '../../core/pulls/edit.js';
 import { parseHeadSpec, resolveHeadRepository } from '../../core/pulls/head-spec.js';
 import { listPulls, parseLabelIds, posterIdOf, type PullListItem, type PullStateFilter } from '../../core/pulls/list.js';
 import { workInProgressPrefixes } from '../../core/pulls/wip.js';
-import { issuesStore } from '../../db/issues.js';
+import { issuesStore, type IssueRow } from '../../db/issues.js';
+import { repoWithPullByNames, type PullRecordExtras } from '../../db/repo-lookups.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { branchRef, isValidBranchName, resolveRef } from '../../git/index.js';
 import { changeBaseUpdate, setStateUpdate, type OperationOutcome, type PullKey } from '../../workflows/pull-messages.js';
 import { readPaging, setPagingHeaders } from '../paging.js';
 import { idempotencyKey, runPullOperation } from '../pull-operations.js';
-import { doerOf, repoFromRequest } from '../repo-request.js';
+import { doerOf, publicOnly, repoFromRequest } from '../repo-request.js';
 import { ApiError } from '../schemas/issue.js';
 import { CreatePullRequestOption, EditPullRequestOption, PullListQuery, PullParams, PullRequest } from '../schemas/pull.js';
 import { toApiPull, toApiPulls } from '../serializers/pull.js';
@@ -43,16 +44,15 @@ export async function pullRepoFromRequest(request: FastifyRequest, params: Param
 }
 
 /**
- * The repository (checked as pullRepoFromRequest does) and its pull request `index`, read at the same
- * time: the pull request by the repository's names, matched to the repository once that is known.
+ * The repository (checked as pullRepoFromRequest does: its own 404s first) and its pull request
+ * `index` with that pull request's issue, all read in one round trip.
  */
-export async function pullFromRequest(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow }> {
-  const found = pullsStore(request.server.services.db).byRepoNamesAndIndex(params.owner, params.repo, params.index);
-  found.catch(() => undefined); // awaited below, after the repository's own 404s
-  const ctx = await pullRepoFromRequest(request, params);
-  const pull = await found;
-  if (!pull || pull.base_repo_id !== ctx.repo.id) throw new NotFoundError('pull request does not exist');
-  return { ctx, pull };
+export async function pullFromRequest(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow; issue: IssueRow; extras?: PullRecordExtras }> {
+  const found = await repoWithPullByNames(request.server.services.db, params.owner, params.repo, params.index);
+  const ctx = await admitToRepository(request.server.services.db, found, { doer: doerOf(request), publicOnly: publicOnly(request) });
+  if (!ctx.repo.has_pull_requests) throw new NotFoundError('pull requests are disabled in this repository');
+  if (!found?.pull || !found.issue) throw new NotFoundError('pull request does not exist');
+  return { ctx, pull: found.pull, issue: found.issue, extras: found.extras };
 }
 
 export async function pullRoutes(app: FastifyInstance): Promise<void> {
@@ -96,10 +96,8 @@ export async function pullRoutes(app: FastifyInstance): Promise<void> {
     schema: { operationId: 'repoGetPullRequest', tags: ['repository'], summary: 'Get a pull request', params: PullParams, response: { 200: PullRequest, ...errors } },
     config: { scope: 'issue' },
   }, async (request) => {
-    const { ctx, pull } = await pullFromRequest(request, request.params);
-    const issue = await issuesStore(db).byId(pull.issue_id);
-    if (!issue) throw new NotFoundError('pull request does not exist');
-    return single(request, ctx, { pull, issue });
+    const { ctx, pull, issue, extras } = await pullFromRequest(request, request.params);
+    return single(request, ctx, { pull, issue, extras });
   });
 
   app.get<{ Params: Params & { base: string; '*': string } }>('/api/v1/repos/:owner/:repo/pulls/:base/*', {

@@ -2,6 +2,7 @@
 // orders of Gitea's pull request list, answered from the issue list indexes
 // (issues_list_created / _updated / _comments on repo_id, is_pull, is_closed, <sort column>).
 import type { Knex } from 'knex';
+import type { PullRecordExtras } from '../../db/repo-lookups.js';
 import { BadRequestError, UnprocessableError } from '../errors.js';
 import { toIssueRow, type IssueRow } from '../../db/issues.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
@@ -23,6 +24,8 @@ export interface PullListFilter {
 export interface PullListItem {
   issue: IssueRow;
   pull: PullRow;
+  /** Labels, assignees and queue entry when they were read with the rows (a single record's one round trip). */
+  extras?: PullRecordExtras;
 }
 
 /**

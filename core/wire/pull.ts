@@ -136,9 +136,13 @@ export async function toApiPulls(
   const appUrl = config.APP_URL;
   const issueIds = items.map((i) => i.issue.id);
   const issues = issuesStore(db);
+  // Read with the rows already (a single record), or one query each for the page.
+  const preloaded = items.every((i) => i.extras);
   const [labelIds, assigneeIds, repos, reviewers, queued] = await Promise.all([
-    issues.labelIdsOf(issueIds), issues.assigneeIdsOf(issueIds), loadRepos(deps, base, viewer, items, opts.fresh ?? false), requestedReviewersOf(db, issueIds),
-    queueEntriesOf(db, items.map((i) => i.pull.id)),
+    preloaded ? new Map(items.map((i) => [i.issue.id, i.extras!.labelIds])) : issues.labelIdsOf(issueIds),
+    preloaded ? new Map(items.map((i) => [i.issue.id, i.extras!.assigneeIds])) : issues.assigneeIdsOf(issueIds),
+    loadRepos(deps, base, viewer, items, opts.fresh ?? false), requestedReviewersOf(db, issueIds),
+    preloaded ? queueEntriesFrom(items.flatMap((i) => (i.extras!.queueEntry ? [i.extras!.queueEntry] : []))) : queueEntriesOf(db, items.map((i) => i.pull.id)),
   ]);
   const allLabelIds = [...new Set([...labelIds.values()].flat())];
   const milestoneIds = [...new Set(items.map((i) => i.issue.milestone_id).filter((id): id is number => id !== null))];
@@ -231,8 +235,11 @@ export async function toApiPulls(
 
 /** Where each queued pull request is in its merge queue (GET .../merge_queue/{branch} has the rest). */
 async function queueEntriesOf(db: Knex, pullIds: number[]): Promise<Map<number, Record<string, unknown>>> {
-  const rows = await db('merge_queue_entries').whereIn('pull_id', pullIds).select('pull_id', 'base_branch', 'position', 'state', 'spec_commit', 'spec_branch');
-  return new Map(rows.map((r: Record<string, unknown>) => [Number(r.pull_id), {
+  return queueEntriesFrom(await db('merge_queue_entries').whereIn('pull_id', pullIds).select('pull_id', 'base_branch', 'position', 'state', 'spec_commit', 'spec_branch'));
+}
+
+function queueEntriesFrom(rows: Array<Record<string, unknown>>): Map<number, Record<string, unknown>> {
+  return new Map(rows.map((r) => [Number(r.pull_id), {
     branch: r.base_branch, position: Number(r.position), state: r.state, speculative_commit: r.spec_commit ?? null, speculative_branch: r.spec_branch ?? null,
   }]));
 }
