@@ -1,25 +1,19 @@
 // Reads of one pull request among 300, the big one 2,000 files and 200,000 lines in 20 commits:
 // the record, its commits, files and .diff, each next to its ceiling (the bare git commands the
 // answer needs, or the HTTP floor of GET /version with the same token), cold (first request) and
-// kept (core/read-cache.ts, core/diff-cache.ts), with the server's RSS after and at peak per row,
-// and a minute after the load stops. MariaDB on DB_HOST (default 127.0.0.1:3306).
+// kept (core/read-cache.ts, core/diff-cache.ts). The service runs as production runs it, its `api`
+// process apart from the `worker` (bench/world.ts), so the resident memory reported (after and at
+// peak per row, and a minute after the load stops) is the API process's alone: the repository is
+// built, and the load generated, in other processes. MariaDB on DB_HOST (default 127.0.0.1:3306).
 // Run: npx tsc -p . && node dist/bench/pull-reads.js [seconds-per-run]
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadConfig } from '../app/config.js';
-import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { createTaskPool } from '../workers/pool.js';
-import { buildApp } from '../api/app.js';
-import { allRoutes } from '../api/routes/index.js';
-import { createUser } from '../core/accounts.js';
-import { createAccessToken } from '../core/access-tokens.js';
-import { createRepository, repoDiskPath } from '../core/repositories.js';
 import { runLoad, table } from './load.js';
-import { finishBench, runBench } from './finish.js';
+import { runBench } from './finish.js';
+import { startBenchWorld } from './world.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const COMMITS = 20;
@@ -27,7 +21,6 @@ const FILES_PER_COMMIT = 100;
 const LINES = 100;
 const OTHER_PULLS = 299;
 const run = promisify(execFile);
-const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** Requests per second of `cmd` run back to back by `parallel` runners for about two seconds. */
 async function bareRate(cwd: string, cmds: string[][], parallel: number): Promise<number> {
@@ -44,23 +37,14 @@ async function bareRate(cwd: string, cmds: string[][], parallel: number): Promis
 }
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
-  const config = loadConfig({
-    APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent', DB_TYPE: 'mysql',
-    DB_HOST: process.env.DB_HOST ?? '127.0.0.1:3306', DB_USER: process.env.DB_USER ?? 'root', DB_PASSWD: process.env.DB_PASSWD ?? '',
-    DB_NAME: `pullhost_bench_reads_${process.pid}`,
-  });
-  await ensureDatabaseExists(config);
-  const db = openDatabase(config);
-  await migrateToLatest(db);
-  const secretKey = Buffer.alloc(32, 1);
-  const alice = await createUser(db, { username: 'alice', email: 'alice@example.com', password: 'correct-horse-battery' });
-  const repo = await createRepository({ db, config }, { owner: alice, doer: alice, name: 'widget', autoInit: true });
-  const { value: token } = await createAccessToken(db, secretKey, alice.id, { name: 'bench', scopes: ['all'] });
-  const repoPath = repoDiskPath(config, 'alice', 'widget');
+  const w = await startBenchWorld({}, 'split');
+  const repoPath = await w.createRepo('widget');
+  const { db } = w;
+  const repo = await db('repositories').where({ lower_name: 'widget' }).first('id');
+  const owner = await db('users').where({ lower_name: 'bench' }).first('id');
 
-  const work = join(dir, 'work');
-  const git = (args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=alice@example.com', ...args], { cwd: work, stdio: 'pipe' });
+  const work = mkdtempSync(join(tmpdir(), 'pullhost-bench-work-'));
+  const git = (args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: work, stdio: 'pipe' });
   execFileSync('git', ['clone', '-q', repoPath, work], { stdio: 'pipe' });
   git(['checkout', '-q', '-b', 'big']);
   for (let c = 0; c < COMMITS; c++) {
@@ -73,21 +57,18 @@ async function main() {
     git(['commit', '-q', '-m', `part ${c + 1} of a very large change`]);
   }
   git(['push', '-q', 'origin', 'big']);
+  rmSync(work, { recursive: true, force: true });
 
-  const pool = createTaskPool(config);
-  const app = await buildApp({ config, db, pool, pullWorkflows: null, secretKey }, { routes: allRoutes, logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const root = `${origin}/api/v1/repos/alice/widget/pulls`;
-  const headers = { authorization: `token ${token}` };
+  const origin = w.base.replace(/\/$/, '');
+  const root = `${origin}/api/v1/repos/bench/widget/pulls`;
+  const headers = { authorization: w.auth };
   const created = await fetch(root, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ head: 'big', base: 'main', title: 'Big' }) });
   if (created.status !== 201) throw new Error(`create failed: ${created.status} ${await created.text()}`);
   const big = (await created.json()) as { number: number; changed_files: number; additions: number; merge_base: string; head: { sha: string }; base: { sha: string } };
   // 299 more records around it (rows only: lists read no git for them).
   const now = Math.floor(Date.now() / 1000);
   await db('issues').insert(Array.from({ length: OTHER_PULLS }, (_, i) => ({
-    repo_id: repo.id, index: big.number + 1 + i, poster_id: alice.id, title: `Pull request ${i}`, content: 'body', is_pull: true, created_unix: now - i, updated_unix: now - i,
+    repo_id: repo.id, index: big.number + 1 + i, poster_id: owner.id, title: `Pull request ${i}`, content: 'body', is_pull: true, created_unix: now - i, updated_unix: now - i,
   })));
   const rows = await db('issues').where('repo_id', repo.id).where('index', '>', big.number).select('id', 'index');
   await db('pull_requests').insert(rows.map((r: { id: number; index: number }) => ({
@@ -107,9 +88,10 @@ async function main() {
     diff: await bareRate(repoPath, [['diff', '-M', `${range[0]}..${range[1]}`]], 1),
   };
 
-  const baseline = mib(process.memoryUsage.rss());
-  let peak = process.memoryUsage.rss();
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 20);
+  const apiRss = () => w.rssMiB().service;
+  const baseline = apiRss();
+  let peak = baseline;
+  const sampler = setInterval(() => { peak = Math.max(peak, apiRss()); }, 20);
   const out: Array<Array<string | number>> = [];
   let failures = 0;
   /** The first request's time (nothing kept yet for it), then the load. */
@@ -118,11 +100,11 @@ async function main() {
     const first = await fetch(url, { headers: { ...headers, ...extra } });
     await first.arrayBuffer();
     const cold = performance.now() - t0;
-    peak = process.memoryUsage.rss();
+    peak = apiRss();
     const f = await runLoad({ url, headers: { ...headers, ...extra }, connections, seconds: SECONDS });
     const bad = f.errors + (extra['if-none-match'] ? 0 : f.non2xx);
     failures += bad;
-    out.push([label, connections, f.requestsPerSecond.toFixed(0), f.p50, f.p99, cold.toFixed(0), ceiling, mib(process.memoryUsage.rss()), mib(peak), bad]);
+    out.push([label, connections, f.requestsPerSecond.toFixed(0), f.p50, f.p99, cold.toFixed(0), ceiling, apiRss(), peak, bad]);
     return first;
   };
   await measure('`GET .../pulls?limit=30` (30 records)', `${root}?limit=30`, 32, `HTTP floor ${ceilings.version.toFixed(0)}/s`);
@@ -138,12 +120,13 @@ async function main() {
   process.stdout.write(`${table(['request', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'cold first request ms', 'ceiling', 'RSS after MiB', 'peak RSS MiB', 'errors'], out)}\n`);
   process.stdout.write(`\nthe .diff is ${(diffBytes / 1024 / 1024).toFixed(1)} MiB; ${SECONDS} s per run; bare git with 2 runners (1 for the diff)\n`);
   const peakAll = Math.max(...out.map((r) => Number(r[8])));
-  const loadEnd = mib(process.memoryUsage.rss());
+  const loadEnd = apiRss();
   await new Promise((r) => setTimeout(r, 60_000));
-  const rested = mib(process.memoryUsage.rss());
-  process.stdout.write(`server RSS: ${baseline} MiB before the load, peak ${peakAll} MiB, ${loadEnd} MiB when it stopped, ${rested} MiB a minute later (${((rested / baseline - 1) * 100).toFixed(0)} % over the start)\n`);
+  const rested = apiRss();
+  process.stdout.write(`API process RSS: ${baseline} MiB before the load, peak ${peakAll} MiB, ${loadEnd} MiB when it stopped, ${rested} MiB a minute later (${((rested / baseline - 1) * 100).toFixed(0)} % over the start)\n`);
   process.stdout.write(`${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
-  await finishBench({ app, pool, db, config, dir }, failures);
+  await w.close();
+  process.exit(failures === 0 ? 0 : 1);
 }
 
 runBench(main);

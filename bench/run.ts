@@ -30,7 +30,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'pull-reads', script: 'pull-reads', args: ['5'],
-    about: 'One pull request among 300, of 2,000 files and 200,000 lines in 20 commits: the list page, the record, its commits, files (and a 304) and `.diff`, each next to its ceiling (the bare git commands behind it, or the HTTP floor of `GET /version` with the same token); the first (cold) request of each, RSS after each run and at peak, and a minute after the load stops.',
+    about: 'One pull request among 300, of 2,000 files and 200,000 lines in 20 commits: the list page, the record, its commits, files (and a 304) and `.diff`, each next to its ceiling (the bare git commands behind it, or the HTTP floor of `GET /version` with the same token); the first (cold) request of each, the API process\'s RSS (the service runs split, as in production; the repository is built and the load generated in other processes) after each run and at peak, and a minute after the load stops.',
   },
   {
     name: 'pull-files', script: 'pull-files', args: ['5'],
