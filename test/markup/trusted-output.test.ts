@@ -6,7 +6,7 @@ import { repoLinksFor } from '../../workers/markup/context.js';
 import { renderMarkdown } from '../../workers/markup/markdown.js';
 import { MAX_REFERENCE_LINKS, type RenderEnv } from '../../workers/markup/markdown-env.js';
 import { renderDocument } from '../../workers/markup/render.js';
-import { sanitizeRenderedHtml, trustedAttributes } from '../../workers/markup/sanitize.js';
+import { sanitizeRenderedHtml, serialiseLikeGitea, trustedAttributes } from '../../workers/markup/sanitize.js';
 import { joinBlocks, sanitizeAroundTrustedBlocks } from '../../workers/markup/trusted-blocks.js';
 import type { MarkdownFlavour } from '../../workers/markup/types.js';
 import { APP_URL, executableParts, request } from './helpers.js';
@@ -64,11 +64,18 @@ const PIECES = [
 ];
 const documents = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 
-t.test('the sanitiser would not change a byte of a rendered document', async (t) => {
+// What markdown-it wrote: a document without raw HTML as it is served, else each trusted block. (The
+// sanitiser's own output from raw HTML is not always a fixed point of it: `<p><x<td><details>` comes
+// out as `<p><details></details></p>`, which it would close differently when given it again.)
+t.test('the sanitiser would not change a byte of what markdown-it wrote', async (t) => {
   fc.assert(fc.property(documents, fc.constantFrom(...FLAVOURS), (text, flavour) => {
-    const html = sanitizeAroundTrustedBlocks(renderMarkdown(text, environment(flavour, text)));
-    const again = sanitizeRenderedHtml(html);
-    if (again !== html) throw new Error(`${JSON.stringify(text)}\nrendered:  ${html}\nsanitised: ${again}`);
+    const rendered = renderMarkdown(text, environment(flavour, text));
+    // Each as it is served: serialised as Gitea writes it (sanitizeAroundTrustedBlocks does so too).
+    const own = rendered.rawHtml ? rendered.blocks.map((b) => serialiseLikeGitea(b.html)) : [sanitizeAroundTrustedBlocks(rendered)];
+    for (const html of own) {
+      const again = sanitizeRenderedHtml(html);
+      if (again !== html) throw new Error(`${JSON.stringify(text)}\nrendered:  ${html}\nsanitised: ${again}`);
+    }
   }), { numRuns: 3000 });
   t.pass('3000 random documents');
 });
