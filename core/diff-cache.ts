@@ -42,7 +42,8 @@ export class DiffDiskCache {
     if (!fh) return null;
     const size = (await fh.stat()).size;
     this.touch(name, size);
-    return { stream: fh.createReadStream(), size };
+    // 1 MiB reads: a 9 MiB diff in 9 thread-pool round trips and socket writes, not 144 of 64 KiB.
+    return { stream: fh.createReadStream({ highWaterMark: 1024 * 1024 }), size };
   }
 
   /** `source` passed through unchanged, and kept under `key` once it has ended whole. */
