@@ -3,7 +3,7 @@
 // MariaDB and repositories on disk; private repositories stay hidden.
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServices } from '../helper.js';
@@ -189,19 +189,26 @@ t.test('code reads', async (t) => {
   });
 
   await t.test('archives are streamed, nothing is left on disk', async (t) => {
-    const before = readdirSync(tmpdir()).length;
+    // The service runs in this process: pointed at a temporary directory of its own (os.tmpdir()
+    // reads TMPDIR on each call, git children inherit it), whatever it leaves shows there, apart
+    // from the files the other test processes make in the shared one meanwhile.
+    const dir = mkdtempSync(join(tmpdir(), 'code-read-'));
+    const serviceTmp = join(dir, 'tmp');
+    mkdirSync(serviceTmp);
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = serviceTmp;
+    t.teardown(() => {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+      rmSync(dir, { recursive: true, force: true });
+    });
     const zip = await api({ url: '/api/v1/repos/owner/lib/archive/side.zip' });
     t.equal(zip.statusCode, 200);
     t.match(zip.headers, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename=lib-side.zip', link: new RegExp(`archive/${special}\\.zip\\?rev=${special}>; rel="immutable"`) });
-    const dir = mkdtempSync(join(tmpdir(), 'code-read-'));
-    try {
-      writeFileSync(join(dir, 'a.zip'), zip.rawPayload);
-      const listing = execFileSync('unzip', ['-l', join(dir, 'a.zip')]).toString();
-      t.match(listing, /lib\/src\/a\.txt/);
-      t.match(listing, /lib\/side\.txt/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    writeFileSync(join(dir, 'a.zip'), zip.rawPayload);
+    const listing = execFileSync('unzip', ['-l', join(dir, 'a.zip')]).toString();
+    t.match(listing, /lib\/src\/a\.txt/);
+    t.match(listing, /lib\/side\.txt/);
     const tgz = await api({ url: '/api/v1/repos/owner/lib/archive/v1.tar.gz?path=src' });
     t.same(execFileSync('tar', ['tzf', '-'], { input: tgz.rawPayload }).toString().trim().split('\n'), ['lib/', 'lib/src/', 'lib/src/a.txt']);
     t.equal((await api({ url: '/api/v1/repos/owner/lib/archive/main.rar' })).statusCode, 400);
@@ -209,7 +216,7 @@ t.test('code reads', async (t) => {
     t.equal((await api({ url: '/api/v1/repos/owner/lib/archive/main.zip?path=nowhere' })).statusCode, 400);
     t.equal((await api({ url: '/api/v1/repos/owner/lib/archive/main.zip?path=.git' })).statusCode, 400);
     t.equal((await api({ url: '/owner/lib/archive/v1.zip' })).statusCode, 200, 'the web address tags link to');
-    t.equal(readdirSync(tmpdir()).length, before, 'no temporary files');
+    t.same(readdirSync(serviceTmp), [], 'no temporary files');
   });
 
   await t.test('tags', async (t) => {
