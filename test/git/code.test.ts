@@ -3,7 +3,7 @@
 // (paths and names that git could read as options, traversal, NUL, `.git`).
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
@@ -22,7 +22,12 @@ async function text(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const indexFiles = () => readdirSync(tmpdir()).filter((n) => n.startsWith('pullhost-index-')).length;
+// Tree edits write their private index under os.tmpdir(); this file's process gets a directory of its
+// own (TMPDIR is read on each call), so the other test processes' indexes in /tmp do not count.
+const privateTmp = mkdtempSync(join(tmpdir(), 'git-code-test-'));
+process.env.TMPDIR = privateTmp;
+t.teardown(() => rmSync(privateTmp, { recursive: true, force: true }));
+const indexFiles = () => readdirSync(privateTmp).filter((n) => n.startsWith('pullhost-index-')).length;
 
 t.test('trees, blobs and entries', async (t) => {
   const repo = await bareRepo(t);
@@ -77,6 +82,7 @@ t.test('tree edits leave no index files behind', async (t) => {
   const repo = await bareRepo(t);
   const base = await commit(repo, null, { 'keep.txt': 'k\n', 'old.txt': 'o\n', 'dir/inner': 'i\n' }, 'base');
   const baseTree = (await treeEntryAt(repo, base, ''))!.sha;
+  t.equal(tmpdir(), privateTmp, 'tree edits make their index in this file\'s own temporary directory');
   const before = indexFiles();
   const oldBlob = (await treeEntryAt(repo, base, 'old.txt'))!.sha;
   const tree = await editTree(repo, baseTree, [
