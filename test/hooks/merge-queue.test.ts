@@ -4,9 +4,10 @@
 import t, { type Test } from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { openPull, refOf, waitFor } from '../merge/world.js';
-import { enableQueue, indexOfBranch, join, queueComments, simulateCi } from '../merge-queue/world.js';
+import { enableQueue, join, queueComments, simulateCi } from '../merge-queue/world.js';
 import { payloadOf, Receiver, signatureOf, type Received } from './receiver.js';
 import { checkWithGiteaStructs } from './gitea-structs.js';
+import { queueBranchIndex } from '../../workflows/queue-messages.js';
 
 const SECRET = 'queue-hook-secret';
 let w: PullWorld;
@@ -31,7 +32,7 @@ async function delivery(t: Test, type: string, action: string, index: number): P
   const about = (r: Received) => {
     const p = payloadOf(r) as Record<string, any>;
     if (r.headers['X-Gitea-Event-Type'] !== type || p.action !== action) return false;
-    return type === 'merge_group' ? indexOfBranch(p.merge_group.head_ref) === index : p.number === index;
+    return type === 'merge_group' ? queueBranchIndex(p.merge_group.head_ref) === index : p.number === index;
   };
   const [r] = await receiver.waitFor(1, about, 60_000);
   t.ok(r, `${type}/${action} of #${index} arrived`);
@@ -72,7 +73,7 @@ t.test("a queue branch's push event names who queued the entry as its pusher", a
   t.equal((await join(w, index, 'dave')).statusCode, 201, 'dave, a writer, queues it');
   const isQueueBranch = (r: Received) => {
     const p = payloadOf(r) as Record<string, any>;
-    return r.headers['X-Gitea-Event-Type'] === 'push' && indexOfBranch(String(p.ref)) === index;
+    return r.headers['X-Gitea-Event-Type'] === 'push' && queueBranchIndex(String(p.ref)) === index;
   };
   const [push] = await receiver.waitFor(1, isQueueBranch, 60_000);
   t.ok(push, 'the queue branch was announced as a push');
@@ -85,7 +86,7 @@ t.test("a queue branch's push event names who queued the entry as its pusher", a
 
 t.test('an ejection → dequeued with the reason of its timeline comment, destroyed (dequeued)', async (t) => {
   const index = await openPull(w, 'q2', { 'q2.txt': 'two\n' });
-  const ci = simulateCi(w, { delayMs: 100, fails: (_commit, branch) => indexOfBranch(branch) === index });
+  const ci = simulateCi(w, { delayMs: 100, fails: (_commit, branch) => queueBranchIndex(branch) === index });
   t.teardown(() => ci.stop());
   t.equal((await join(w, index)).statusCode, 201);
   await delivery(t, 'pull_request', 'enqueued', index);

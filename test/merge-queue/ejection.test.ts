@@ -3,7 +3,8 @@
 import t from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { openPull, refOf, waitFor } from '../merge/world.js';
-import { ciState, contains, enableQueue, firstParents, indexOfBranch, join, queueComments, queueHistoryStates, simulateCi } from './world.js';
+import { ciState, contains, enableQueue, firstParents, join, queueComments, queueHistoryStates, simulateCi } from './world.js';
+import { queueBranchIndex } from '../../workflows/queue-messages.js';
 
 const pullJson = async (w: PullWorld, index: number) => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${index}`, as: 'alice' })).json();
 const merged = async (w: PullWorld, indexes: number[]) => (await Promise.all(indexes.map((p) => pullJson(w, p)))).every((p) => p.merged);
@@ -17,7 +18,7 @@ t.test('a failing entry in the middle is ejected with its comment; the others la
   for (let i = 1; i <= 4; i++) pulls.push(await openPull(w, `m${i}`, { [`m${i}.txt`]: `${i}\n` }));
   const bad = pulls[1]!;
   for (const p of pulls) t.equal((await join(w, p)).statusCode, 201);
-  const ci = simulateCi(w, { delayMs: 200, fails: (_commit, branch) => indexOfBranch(branch) === bad });
+  const ci = simulateCi(w, { delayMs: 200, fails: (_commit, branch) => queueBranchIndex(branch) === bad });
   t.teardown(() => ci.stop());
   const rest = pulls.filter((p) => p !== bad);
   t.ok(await waitFor(() => merged(w, rest), 180_000, 250), 'the others land');

@@ -31,11 +31,6 @@ export function queueBranches(w: PullWorld): Map<string, string> {
   return new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
 }
 
-/** The pull request a queue branch checks: the last entry of its batch. */
-export function indexOfBranch(name: string): number {
-  return Number(/\/pr-(\d+)-[0-9a-f]+$/.exec(name)?.[1] ?? 0);
-}
-
 export interface SimulatedCi {
   /** Commits it built, with the verdict it posted. */
   verdicts: Map<string, 'success' | 'failure'>;
@@ -112,10 +107,14 @@ export async function queueComments(w: PullWorld, index: number): Promise<string
   return rows.map((r: { content: string }) => r.content);
 }
 
+/** The history of the queue workflow of `branch` (in the world's one repository). */
+function queueHistory(w: PullWorld, branch: string) {
+  return w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch })).fetchHistory();
+}
+
 /** The pull requests of the queue's join updates, in the order its workflow accepted them (its history). */
 export async function acceptedJoins(w: PullWorld, branch = 'main'): Promise<number[]> {
-  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch }));
-  const history = await handle.fetchHistory();
+  const history = await queueHistory(w, branch);
   const order: number[] = [];
   for (const e of history.events ?? []) {
     const request = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
@@ -129,11 +128,10 @@ export async function acceptedJoins(w: PullWorld, branch = 'main'): Promise<numb
 
 /** What the queue's workflow showed over its history: each entry state it published and each memo line. */
 export async function queueHistoryStates(w: PullWorld, branch = 'main'): Promise<{ published: Array<{ index: number; state: string; checks: unknown[] }>; memo: string[] }> {
-  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.queueWorkflowId({ repoId: 1, branch }));
   const decode = (data: Uint8Array | null | undefined) => (data ? JSON.parse(Buffer.from(data).toString('utf8')) : null);
   const published: Array<{ index: number; state: string; checks: unknown[] }> = [];
   const memo: string[] = [];
-  for (const e of (await handle.fetchHistory()).events ?? []) {
+  for (const e of (await queueHistory(w, branch)).events ?? []) {
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name === 'publishQueue') published.push(...(decode(scheduled.input?.payloads?.[1]?.data) as Array<{ index: number; state: string; checks: unknown[] }>));
     const entries = e.workflowPropertiesModifiedEventAttributes?.upsertedMemo?.fields?.entries;
