@@ -10,8 +10,9 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { branchRef, gitOk, resolveRef } from '../git/index.js';
-import { percentile, startBenchWorld, type BenchWorld } from './world.js';
+import { percentile, startBenchWorld, type BenchWorld, type CpuSeconds } from './world.js';
 import { table } from './load.js';
 
 const N = Number(process.argv[2] ?? 100);
@@ -48,6 +49,18 @@ interface Pull {
 async function expect(r: Response, status: number, what: string): Promise<Response> {
   if (r.status !== status) throw new Error(`${what}: ${r.status} ${await r.text()}`);
   return r;
+}
+
+/** History events of every workflow run in the namespace (pull requests' and others'), as the server lists them. */
+async function historyEvents(w: BenchWorld): Promise<number> {
+  const connection = await Connection.connect({ address: w.config.TEMPORAL_ADDRESS });
+  try {
+    let events = 0;
+    for await (const run of new Client({ connection, namespace: w.config.TEMPORAL_NAMESPACE }).workflow.list()) events += run.historyLength;
+    return events;
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The floor: the same merges with plain git, one process per step, one merge at a time. */
@@ -102,8 +115,11 @@ async function main() {
       await expect(await api(w, 'POST', `repos/bench/${p.repo}/pulls/${p.index}/merge`, { do: 'merge', merge_when_checks_succeed: true }), 201, `schedule ${p.index}`);
     });
 
-    const gitBefore = await w.serviceGitCommands();
+    const gitBefore = await w.serviceCounters('pullhost_git_commands_total');
     const movesBefore = await w.serviceCounters('pullhost_base_moves_total');
+    const statementsBefore = await w.serviceCounters('pullhost_db_statements_total');
+    const cpuBefore = w.cpuSeconds();
+    process.stderr.write(`BURST-START ${process.hrtime.bigint() / 1000n}\n`);
     const burstStart = performance.now();
     let allPosted = 0;
     const posting = spread(pulls, 16, async (p) => {
@@ -126,9 +142,17 @@ async function main() {
       if (left > 0) await sleep(50);
     }
     const statusRate = await posting;
+    const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
     const allMerged = (performance.now() - burstStart) / 1000;
-    const gitCommands = (await w.serviceGitCommands()) - gitBefore;
+    const cpuAfter = w.cpuSeconds();
+    process.stderr.write(`BURST-END ${process.hrtime.bigint() / 1000n}\n`);
+    const cpu = (k: keyof CpuSeconds) => round(cpuAfter[k] - cpuBefore[k], 1);
+    const gitByCommand = [...(await w.serviceCounters('pullhost_git_commands_total'))]
+      .map(([label, n]) => [label.replace(/^command="(.*)"$/, '$1'), n - (gitBefore.get(label) ?? 0)] as const)
+      .filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+    const gitCommands = gitByCommand.reduce((a, [, n]) => a + n, 0);
     const movesAfter = await w.serviceCounters('pullhost_base_moves_total');
+    const statements = [...(await w.serviceCounters('pullhost_db_statements_total')).values()][0]! - [...statementsBefore.values()][0]!;
     const baseMoves = [...movesAfter.values()].reduce((a, b) => a + b, 0) - [...movesBefore.values()].reduce((a, b) => a + b, 0);
     if (left > 0) { errors += left; process.stdout.write(`NOT MERGED within the deadline: ${left}\n`); }
 
@@ -142,6 +166,8 @@ async function main() {
     const mergeComments = Number((await w.db('comments').where({ type: 'merge_pull' }).count({ n: '*' }))[0]!.n);
     if (schedulesLeft !== 0 || mergeComments !== N * BASES) { errors++; process.stdout.write(`schedules left ${schedulesLeft}, merge comments ${mergeComments}\n`); }
     await sleep(3_000); // the base-moved checks after the burst settle
+    // Every pull request's run has ended by now (merged, lingered): the server's counts are final.
+    const events = await historyEvents(w);
     const rss = w.rssMiB();
     const peak = w.servicePeakRssMiB();
     const floor = await plainGitFloor(copies);
@@ -149,7 +175,6 @@ async function main() {
     const greenToMerged = pulls.filter((p) => p.merged).map((p) => Math.max(0, p.merged - p.posted) / 1000);
     const lastPostToMerged = (Math.max(...pulls.map((p) => p.merged)) - allPosted) / 1000;
     const merges = N * BASES;
-    const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
     process.stdout.write(`${table(['measure', 'value'], [
       ['pull requests (bases × per base)', `${BASES} × ${N} = ${merges}`],
       ['creating pull requests, 8 at a time', `${round(createRate, 1)}/s`],
@@ -162,8 +187,12 @@ async function main() {
       ['**plain git floor** (same merges, one process per step, one at a time)', `${round(floor)} s`],
       ['**ratio to the floor**', `${round(allMerged / floor)}×`],
       ['base moves (compare-and-swap of main)', baseMoves || 'not counted (no pullhost_base_moves_total)'],
+      ['CPU seconds during the burst: service / its git / Temporal / MariaDB / benchmark', `${cpu('service')} / ${cpu('git')} / ${cpu('temporal')} / ${cpu('mariadb')} / ${cpu('bench')}`],
+      ['Temporal history events per pull request, its whole life (creation, scheduling, merge)', round(events / merges, 1)],
+      ['service database statements during the burst, per merge', round(statements / merges, 1)],
       ['service git processes during the burst, per merge', round(gitCommands / merges, 1)],
       ['service git processes during the burst, per base move', baseMoves ? round(gitCommands / baseMoves, 1) : '-'],
+      ['service git processes during the burst, by command', gitByCommand.map(([c, n]) => `${c} ${n}`).join(', ')],
       ['worker sticky cache (TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS)', cached],
       ['resident memory after the run: service / Temporal dev server', `${rss.service} MiB / ${rss.temporal} MiB`],
       ['peak resident memory of the service', `${peak} MiB`],

@@ -2,7 +2,7 @@
 // own, and the service as `npm start` runs it (`serve`: API and worker in one process) in a child
 // process, so that neither this client nor its raw git runs share the service's event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,8 @@ export interface BenchWorld {
   servicePeakRssMiB(): number;
   /** Resident memory now (VmRSS), MiB, of the service and of the Temporal dev server. */
   rssMiB(): { service: number; temporal: number };
+  /** CPU seconds used so far by each process of the world (subtract two readings for a phase). */
+  cpuSeconds(): CpuSeconds;
   close(): Promise<void>;
 }
 
@@ -127,7 +129,7 @@ export async function startBenchWorld(env: Record<string, string> = {}, topology
   async function serviceCounters(metric: string): Promise<Map<string, number>> {
     const text = await (await fetch(`${config.APP_URL}metrics`)).text();
     const counters = new Map<string, number>();
-    for (const m of text.matchAll(new RegExp(`^${metric}\\{([^}]*)\\} (\\d+)$`, 'gm'))) counters.set(m[1]!, Number(m[2]));
+    for (const m of text.matchAll(new RegExp(`^${metric}(?:\\{([^}]*)\\})? (\\d+)$`, 'gm'))) counters.set(m[1] ?? '', Number(m[2]));
     return counters;
   }
 
@@ -144,9 +146,19 @@ export async function startBenchWorld(env: Record<string, string> = {}, topology
 
   const rssMiB = () => ({ service: statusMiB(service.pid, 'VmRSS'), temporal: statusMiB(dev.pid, 'VmRSS') });
 
+  const mariaDbPid = processByName(/^(mariadbd|mysqld)$/);
+  const cpuSeconds = (): CpuSeconds => {
+    const own = [service, worker].map((child) => processCpu(child?.pid));
+    const sum = (f: (c: ProcessCpu) => number) => Math.round(own.reduce((a, c) => a + f(c), 0) * 100) / 100;
+    return {
+      service: sum((c) => c.self), git: sum((c) => c.children), temporal: processCpu(dev.pid).self,
+      mariadb: processCpu(mariaDbPid).self, bench: processCpu(process.pid).self,
+    };
+  };
+
   const serviceDb = db;
   return {
-    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, createRepo, serviceGitCommands, serviceCounters, servicePeakRssMiB, rssMiB,
+    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, createRepo, serviceGitCommands, serviceCounters, servicePeakRssMiB, rssMiB, cpuSeconds,
     async close() {
       await stopService();
       await serviceDb.destroy();
@@ -167,6 +179,53 @@ function statusMiB(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds by process: the service's own (API and worker), the git processes it ran, the rest. */
+export interface CpuSeconds {
+  service: number;
+  git: number;
+  temporal: number;
+  mariadb: number;
+  bench: number;
+}
+
+interface ProcessCpu {
+  self: number;
+  /** Of its descendants, ended or running (the service's spawn helper and the git processes it ran). */
+  children: number;
+}
+
+const CLOCK_TICKS = 100;
+
+/** utime+stime and cutime+cstime of /proc/<pid>/stat, in seconds (0 when the process is gone). */
+function processCpu(pid: number | undefined): ProcessCpu {
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    let children = (f[13]! + f[14]!) / CLOCK_TICKS;
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) {
+      const c = processCpu(Number(child));
+      children += c.self + c.children;
+    }
+    return { self: (f[11]! + f[12]!) / CLOCK_TICKS, children };
+  } catch {
+    return { self: 0, children: 0 };
+  }
+}
+
+/** The first process whose command name matches (the machine's MariaDB server). */
+function processByName(name: RegExp): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (name.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -6,6 +6,7 @@ import { statusesStore, type CommitStatusState, type StatusRow } from '../db/sta
 import { checksChangedSignal } from '../workflows/pull-messages.js';
 import type { SignalDefinition } from '@temporalio/common';
 import type { PullKey } from '../workflows/pull-messages.js';
+import { commitExists } from '../git/index.js';
 import { recordHookEvent } from './webhooks/outbox.js';
 import { nudgeQueues, type QueueNudger } from './merge-queue/nudge.js';
 
@@ -48,6 +49,14 @@ export async function combinedStatus(db: Knex, repoId: number, sha: string, page
   const store = statusesStore(db);
   const [statuses, contexts] = await Promise.all([store.latestByContext(repoId, sha, page), store.countContexts(repoId, sha)]);
   return { state: combineStates(statuses.map((s) => s.state)), statuses, contexts };
+}
+
+/**
+ * Whether `sha` is a commit of the repository: the database answers for the commits it knows (a
+ * pull request's head, a commit with statuses), which are what CI reports on, and git for the rest.
+ */
+export async function commitOfRepository(db: Knex, repoId: number, repoPath: string, sha: string): Promise<boolean> {
+  return (await statusesStore(db).knowsCommit(repoId, sha)) || commitExists(repoPath, sha);
 }
 
 export interface NewCommitStatus {

@@ -90,7 +90,19 @@ function knexLog(log: DatabaseLog | undefined): Knex.Config['log'] {
   };
 }
 
+/** Statements sent by every database this process opened, for /metrics (pullhost_db_statements_total). */
+let statements = 0;
+export function statementCount(): number {
+  return statements;
+}
+
 export function openDatabase(s: DatabaseSettings, log?: DatabaseLog): Db {
+  const db = openKnex(s, log);
+  db.on('query', () => { statements++; });
+  return db;
+}
+
+function openKnex(s: DatabaseSettings, log?: DatabaseLog): Db {
   if (s.DB_TYPE === 'sqlite3') {
     mkdirSync(dirname(s.DB_PATH), { recursive: true });
     return knexFactory({

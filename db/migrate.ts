@@ -19,6 +19,7 @@ import * as issueRef from './migrations/0023_issue_ref.js';
 import * as repoLicenses from './migrations/0024_repo_licenses.js';
 import * as webhooks from './migrations/0030_webhooks.js';
 import * as mergeQueue from './migrations/0050_merge_queue.js';
+import * as pullHeadIndex from './migrations/0051_pull_head_index.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -42,6 +43,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0024_repo_licenses', repoLicenses],
   ['0030_webhooks', webhooks],
   ['0050_merge_queue', mergeQueue],
+  ['0051_pull_head_index', pullHeadIndex],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

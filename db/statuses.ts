@@ -102,6 +102,18 @@ export function statusesStore(db: Knex) {
       return Number(row?.n ?? 0);
     },
     /** Open pull requests whose head is `sha`, in `repoId` as base or as head repository. */
+    /**
+     * Whether the database already knows `sha` as a commit of the repository: the head of a pull
+     * request into it (refs/pull/N/head keeps it there; the row follows the reference), or a
+     * commit statuses were reported on before.
+     */
+    async knowsCommit(repoId: number, sha: string): Promise<boolean> {
+      const [pull, status] = await Promise.all([
+        db('pull_requests').where({ base_repo_id: repoId, head_commit_id: sha }).first('id'),
+        db('commit_statuses').where({ repo_id: repoId, sha }).first('id'),
+      ]);
+      return pull !== undefined || status !== undefined;
+    },
     async openPullsWithHead(repoId: number, sha: string, trx: Knex = db): Promise<Array<{ baseRepoId: number; index: number }>> {
       const rows = await trx('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
         .where('p.head_commit_id', sha)

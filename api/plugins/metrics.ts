@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { gitCommandStats } from '../../git/runner.js';
 import { mergeCommitStats } from '../../core/pulls/merge.js';
+import { statementCount } from '../../db/connection.js';
 
 /** Prometheus's default latency buckets, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -125,6 +126,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
         ...gauge('pullhost_git_commands_total', 'Buffered git commands run, by subcommand.', [...gitCommandStats()].map(([command, v]) => [{ command }, v.count]), 'counter'),
         ...gauge('pullhost_merge_commits_total', 'Merge commits, by how they were written: with the journal written meanwhile, mispredicted or unpredicted.', Object.entries(mergeCommitStats()).map(([written, n]) => [{ written }, n]), 'counter'),
         ...gauge('pullhost_base_moves_total', 'Base branches moved by landing a chain of merges (core/pulls/landing), one compare-and-swap each.', [[{ by: 'landing' }, baseMoveCount()]], 'counter'),
+        ...gauge('pullhost_db_statements_total', 'Statements sent to the database by this process (transactions\' begin and commit included).', [[{}, statementCount()]], 'counter'),
         ...gauge('pullhost_git_command_seconds_total', 'Wall time of buffered git commands, by subcommand.', [...gitCommandStats()].map(([command, v]) => [{ command }, v.seconds]), 'counter'),
       ];
       const tarn = (db as unknown as { client?: { pool?: TarnLike } }).client?.pool;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { NotFoundError, UnprocessableError } from '../../core/errors.js';
 import { assertNotArchived, requireMode, type RepoContext } from '../../core/permissions.js';
-import { combinedStatus, createCommitStatus, notifyChecksChanged } from '../../core/commit-statuses.js';
+import { combinedStatus, commitOfRepository, createCommitStatus, notifyChecksChanged } from '../../core/commit-statuses.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { statusesStore, type StatusRow } from '../../db/statuses.js';
 import { usersStore } from '../../db/users.js';
@@ -57,7 +57,7 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
     assertNotArchived(ctx.repo);
     const sha = request.params.sha.toLowerCase();
     if (!isValidSha(sha)) throw new UnprocessableError('[sha]: must be a full commit id');
-    if (!(await commitExists(diskPath(ctx), sha))) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
+    if (!(await commitOfRepository(db, ctx.repo.id, diskPath(ctx), sha))) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
     const b = request.body;
     const row = await createCommitStatus(db, {
       repoId: ctx.repo.id, sha, state: b.state, targetUrl: b.target_url ?? '', description: b.description ?? '',

@@ -12,12 +12,15 @@ import type { OperationDeps, PullOperationContext } from './operation-context.js
 import { assess, baseMoved, gitFailure, recordMerge, refuse, shouldDeleteBranch } from './merge.js';
 import type { MergeOperation, MergeOutcome, MergeStyle, PullKey } from '../../workflows/pull-messages.js';
 
-/** Taken as mergeable: the chain finds out. */
+/**
+ * Taken as mergeable: the chain finds out. The references are read from their files: the chain
+ * reads the base's commit and tree itself, so only the head is wanted here.
+ */
 async function takenAsMergeable(ctx: PullOperationContext): Promise<MergeabilityResult | null> {
-  const refs = await currentRefs(ctx);
+  const refs = await currentRefs(ctx, undefined, { trees: false });
   const headSha = refs.branchSha ?? refs.pullRefSha ?? ctx.pull.head_commit_id;
   if (!refs.baseSha || !headSha) return null;
-  return { status: 'mergeable', headSha, baseSha: refs.baseSha, mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: refs.baseTree ?? '' };
+  return { status: 'mergeable', headSha, baseSha: refs.baseSha, mergeBase: ctx.pull.merge_base, conflictedFiles: [], tree: '', baseTree: '' };
 }
 
 export async function landAutoMerge(deps: OperationDeps, key: PullKey, op: MergeOperation): Promise<MergeOutcome> {

@@ -1,7 +1,7 @@
 // Computes a pull request's mergeability from git and stores it: the status Gitea shows through
 // `mergeable`, the merge base, the conflicted files and the diff size. Run by the pull request's
 // workflow (an activity), never on the request path.
-import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, resolveRefTips, updateRef } from '../../git/index.js';
+import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, readRefs, resolveRefTips, updateRef } from '../../git/index.js';
 import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
 import { NotFoundError } from '../errors.js';
 import { ConcurrencyLimit } from '../concurrency-limit.js';
@@ -58,20 +58,29 @@ export function readRefsEarly(where: PullRefsLocation): EarlyRefs {
   return { where, refs: readPullRefsAt(where).catch(() => null) };
 }
 
-export async function readPullRefsAt(where: PullRefsLocation): Promise<PullRefs> {
+/**
+ * `trees: false`: the base's tree is not wanted (baseTree null), and the references are read from
+ * their files (git/ref-files.ts) instead of by a git process.
+ */
+export async function readPullRefsAt(where: PullRefsLocation, opts: { trees?: boolean } = {}): Promise<PullRefs> {
   const base = branchRef(where.baseBranch);
   const pullRef = pullHeadRef(where.index);
   const head = branchRef(where.headBranch);
   const sameRepo = where.headPath === where.basePath;
+  const tips = opts.trees === false ? tipsFromFiles : resolveRefTips;
   const [inBase, inHead] = await Promise.all([
-    resolveRefTips(where.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]),
-    sameRepo || !where.headPath ? null : resolveRefTips(where.headPath, [head]),
+    tips(where.basePath, sameRepo ? [base, pullRef, head] : [base, pullRef]),
+    sameRepo || !where.headPath ? null : tips(where.headPath, [head]),
   ]);
   const headTips = sameRepo ? inBase : inHead;
   return {
     baseSha: inBase.get(base)?.sha ?? null, baseTree: inBase.get(base)?.tree ?? null,
     pullRefSha: inBase.get(pullRef)?.sha ?? null, branchSha: headTips?.get(head)?.sha ?? null,
   };
+}
+
+async function tipsFromFiles(repoPath: string, refs: string[]): Promise<Map<string, { sha: string; tree: null }>> {
+  return new Map([...(await readRefs(repoPath, refs))].map(([ref, sha]) => [ref, { sha, tree: null }]));
 }
 
 /** Moves refs/pull/N/head to the head branch (fetching from a fork) when they differ. */
@@ -86,10 +95,10 @@ async function moveHeadRef(ctx: PullOperationContext, refs: PullRefs): Promise<v
  * The pull request's references, with refs/pull/N/head brought up to the head branch. `early`:
  * references read before `ctx` was loaded, used when they were read where ctx says they are.
  */
-export async function currentRefs(ctx: PullOperationContext, early?: EarlyRefs): Promise<PullRefs> {
+export async function currentRefs(ctx: PullOperationContext, early?: EarlyRefs, opts: { trees?: boolean } = {}): Promise<PullRefs> {
   const here = locationOf(ctx);
   const guessed = early && sameLocation(early.where, here) ? await early.refs : null;
-  const refs = guessed ?? await readPullRefsAt(here);
+  const refs = guessed ?? await readPullRefsAt(here, opts);
   await moveHeadRef(ctx, refs);
   return refs;
 }

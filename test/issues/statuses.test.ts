@@ -5,6 +5,7 @@ import { combineStates } from '../../core/commit-statuses.js';
 import { startWorld, type World } from './world.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { gitOk } from '../../git/index.js';
+import { gitCommandStats } from '../../git/runner.js';
 
 t.test('combined state follows Gitea 1.26 (a warning fails)', async (t) => {
   t.equal(combineStates([]), 'pending');
@@ -42,7 +43,11 @@ t.test('statuses over HTTP', async (t) => {
   t.equal(combined.repository.full_name, 'alice/demo');
   t.equal(combined.url, `${w.config.APP_URL}api/v1/repos/alice/demo/commits/${sha}/status`);
 
+  // The commit is known now: later reports on it are stored without asking git.
+  const catFiles = () => gitCommandStats().get('cat-file')?.count ?? 0;
+  const catFilesBefore = catFiles();
   t.equal((await w.api({ method: 'POST', url, as: 'walt', body: { state: 'success', context: 'ci/build' } })).json().id, 2);
+  t.equal(catFiles(), catFilesBefore, 'a commit reported on before is known without git');
   t.equal((await w.api({ method: 'POST', url, as: 'walt', body: { state: 'warning', context: 'lint' } })).statusCode, 201);
   combined = (await w.api({ url: `/api/v1/repos/alice/demo/commits/${sha}/status`, as: 'rita' })).json();
   t.equal(combined.state, 'failure', 'latest per context: success + warning fails, as in Gitea 1.26');
