@@ -119,7 +119,6 @@ async function main() {
     const movesBefore = await w.serviceCounters('pullhost_base_moves_total');
     const statementsBefore = await w.serviceCounters('pullhost_db_statements_total');
     const cpuBefore = w.cpuSeconds();
-    process.stderr.write(`BURST-START ${process.hrtime.bigint() / 1000n}\n`);
     const burstStart = performance.now();
     let allPosted = 0;
     const posting = spread(pulls, 16, async (p) => {
@@ -145,7 +144,6 @@ async function main() {
     const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
     const allMerged = (performance.now() - burstStart) / 1000;
     const cpuAfter = w.cpuSeconds();
-    process.stderr.write(`BURST-END ${process.hrtime.bigint() / 1000n}\n`);
     const cpu = (k: keyof CpuSeconds) => round(cpuAfter[k] - cpuBefore[k], 1);
     const gitByCommand = [...(await w.serviceCounters('pullhost_git_commands_total'))]
       .map(([label, n]) => [label.replace(/^command="(.*)"$/, '$1'), n - (gitBefore.get(label) ?? 0)] as const)

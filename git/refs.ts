@@ -2,6 +2,7 @@
 // process is spawned to validate, and every update is a compare-and-swap so a concurrent push or merge
 // makes the update fail instead of being overwritten.
 import { GitError, gitOk, runGit } from './runner.js';
+import { readRefs } from './ref-files.js';
 
 export const MAX_BRANCH_NAME_LENGTH = 255;
 
@@ -88,9 +89,15 @@ export function assertRevision(rev: string): void {
   }
 }
 
-/** The object name a full reference (or HEAD) points to, or null when it does not exist. */
+/**
+ * The object name a full reference (or HEAD) points to, or null when it does not exist. A
+ * reference under refs/ is read from its file (ref-files.ts; git answers what that cannot).
+ */
 export async function resolveRef(repoPath: string, ref: string): Promise<string | null> {
-  if (ref !== 'HEAD') assertValidRefName(ref);
+  if (ref !== 'HEAD') {
+    assertValidRefName(ref);
+    return (await readRefs(repoPath, [ref])).get(ref) ?? null;
+  }
   const r = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', ref], { cwd: repoPath });
   if (r.exitCode === 0) return r.stdout.trim();
   if (r.exitCode === 1) return null;

@@ -1,10 +1,11 @@
 import t from 'tap';
 import fc from 'fast-check';
+import { join } from 'node:path';
 import {
   branchNameOf, branchRef, commitExists, deleteRef, isAncestor, isValidBranchName, isValidRefName, isValidSha,
   listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha,
 } from '../../git/refs.js';
-import { gitOk, runGit } from '../../git/runner.js';
+import { gitCommandStats, gitOk, runGit } from '../../git/runner.js';
 import { readRefs } from '../../git/ref-files.js';
 import { treeOf } from '../../git/objects.js';
 import { bareRepo, commit, tempDir } from './helpers.js';
@@ -96,6 +97,18 @@ t.test('resolve, compare-and-swap update, delete', async (t) => {
   t.equal(await deleteRef(repo, main, c2), true);
   t.equal(await resolveRef(repo, main), null);
   t.equal(await deleteRef(repo, main), false, 'deleting an absent ref reports false');
+
+  // A reference under refs/ is read from its files, as git reads it: no rev-parse.
+  const revParses = () => gitCommandStats().get('rev-parse')?.count ?? 0;
+  await updateRef(repo, main, c3, null);
+  await gitOk(['pack-refs', '--all'], { cwd: repo });
+  const before = revParses();
+  t.equal(await resolveRef(repo, main), c3, 'a packed reference');
+  await updateRef(repo, main, c2, c3);
+  t.equal(await resolveRef(repo, main), c2, 'its loose file over the packed line');
+  t.equal(await resolveRef(repo, 'refs/heads/none'), null, 'a missing one');
+  t.equal(revParses(), before, 'without starting git');
+  await t.rejects(resolveRef(join(repo, 'gone'), main), 'a repository that is not there is an error, as from git');
 });
 
 t.test('references read from their files: loose, packed, missing; git asked for anything else', async (t) => {
