@@ -51,6 +51,12 @@ async function expect(r: Response, status: number, what: string): Promise<Respon
   return r;
 }
 
+/** Database statements and git processes the service has sent and run so far (its /metrics counters). */
+async function serviceWork(w: BenchWorld): Promise<{ statements: number; git: number }> {
+  const statements = [...(await w.serviceCounters('pullhost_db_statements_total')).values()][0] ?? 0;
+  return { statements, git: await w.serviceGitCommands() };
+}
+
 /** History events of every workflow run in the namespace (pull requests' and others'), as the server lists them. */
 async function historyEvents(w: BenchWorld): Promise<number> {
   const connection = await Connection.connect({ address: w.config.TEMPORAL_ADDRESS });
@@ -107,14 +113,17 @@ async function main() {
       return { path, heads: pulls.filter((p) => p.repo === repo.name).map((p) => p.head) };
     });
 
+    const beforeCreation = await serviceWork(w);
     const createRate = await spread(pulls, 8, async (p) => {
       const r = await expect(await api(w, 'POST', `repos/bench/${p.repo}/pulls`, { head: p.branch, base: 'main', title: p.branch }), 201, `create ${p.branch}`);
       p.index = ((await r.json()) as { number: number }).number;
     });
+    const beforeScheduling = await serviceWork(w);
     const scheduleRate = await spread(pulls, 8, async (p) => {
       await expect(await api(w, 'POST', `repos/bench/${p.repo}/pulls/${p.index}/merge`, { do: 'merge', merge_when_checks_succeed: true }), 201, `schedule ${p.index}`);
     });
 
+    const afterScheduling = await serviceWork(w);
     const gitBefore = await w.serviceCounters('pullhost_git_commands_total');
     const movesBefore = await w.serviceCounters('pullhost_base_moves_total');
     const statementsBefore = await w.serviceCounters('pullhost_db_statements_total');
@@ -173,10 +182,14 @@ async function main() {
     const greenToMerged = pulls.filter((p) => p.merged).map((p) => Math.max(0, p.merged - p.posted) / 1000);
     const lastPostToMerged = (Math.max(...pulls.map((p) => p.merged)) - allPosted) / 1000;
     const merges = N * BASES;
+    const perPull = (a: { statements: number; git: number }, b: { statements: number; git: number }) =>
+      `${round((b.statements - a.statements) / merges, 1)} / ${round((b.git - a.git) / merges, 1)}`;
     process.stdout.write(`${table(['measure', 'value'], [
       ['pull requests (bases × per base)', `${BASES} × ${N} = ${merges}`],
       ['creating pull requests, 8 at a time', `${round(createRate, 1)}/s`],
+      ['  each: database statements / git processes', perPull(beforeCreation, beforeScheduling)],
       ['scheduling auto-merge, 8 at a time', `${round(scheduleRate, 1)}/s`],
+      ['  each: database statements / git processes', perPull(beforeScheduling, afterScheduling)],
       ['posting the success statuses, 16 at a time (during the merges)', `${round(statusRate, 1)}/s`],
       ['**all merged after** (first status posted → last merged)', `${round(allMerged)} s`],
       ['merges/s', round(merges / allMerged, 1)],
