@@ -170,7 +170,8 @@ async function refresh(deps: OperationDeps, key: PullKey): Promise<MergeabilityR
   if (ctx.pull.has_merged || ctx.issue.is_closed) return null;
   // Before the references are read: a base move from now on asks for another check (core/push.ts).
   if (ctx.pull.recheck_requested_unix !== null) await pullsStore(deps.db).update(ctx.pull.id, { recheck_requested_unix: null });
-  const refs = await currentRefs(ctx);
+  // From their files: a stored check needs no tree, and a new one reads the base's tree beside its merge.
+  const refs = await currentRefs(ctx, undefined, { trees: false });
   // A stored check of exactly these commits stands (the pull request's creation checked it, or the
   // base moved back): the answer is a function of the two commits alone.
   const result = await computeMergeability(ctx, { refs, reuseStored: true });
