@@ -89,6 +89,8 @@ async function main() {
   };
 
   const apiRss = () => w.rssMiB().service;
+  /** Statements the API process has sent to the database (its /metrics counter). */
+  const apiStatements = async () => [...(await w.serviceCounters('pullhost_db_statements_total')).values()][0] ?? 0;
   const baseline = apiRss();
   let peak = baseline;
   const sampler = setInterval(() => { peak = Math.max(peak, apiRss()); }, 20);
@@ -101,10 +103,12 @@ async function main() {
     await first.arrayBuffer();
     const cold = performance.now() - t0;
     peak = apiRss();
+    const statementsBefore = await apiStatements();
     const f = await runLoad({ url, headers: { ...headers, ...extra }, connections, seconds: SECONDS });
+    const statements = ((await apiStatements()) - statementsBefore) / Math.max(1, f.total);
     const bad = f.errors + (extra['if-none-match'] ? 0 : f.non2xx);
     failures += bad;
-    out.push([label, connections, f.requestsPerSecond.toFixed(0), f.p50, f.p99, cold.toFixed(0), ceiling, apiRss(), peak, bad]);
+    out.push([label, connections, f.requestsPerSecond.toFixed(0), f.p50, f.p99, cold.toFixed(0), ceiling, statements.toFixed(1), apiRss(), peak, bad]);
     return first;
   };
   await measure('`GET .../pulls?limit=30` (30 records)', `${root}?limit=30`, 32, `HTTP floor ${ceilings.version.toFixed(0)}/s`);
@@ -117,9 +121,9 @@ async function main() {
   clearInterval(sampler);
   const diffBytes = (await (await fetch(`${pr}.diff`, { headers })).arrayBuffer()).byteLength;
 
-  process.stdout.write(`${table(['request', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'cold first request ms', 'ceiling', 'RSS after MiB', 'peak RSS MiB', 'errors'], out)}\n`);
+  process.stdout.write(`${table(['request', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'cold first request ms', 'ceiling', 'database statements per request', 'RSS after MiB', 'peak RSS MiB', 'errors'], out)}\n`);
   process.stdout.write(`\nthe .diff is ${(diffBytes / 1024 / 1024).toFixed(1)} MiB; ${SECONDS} s per run; bare git with 2 runners (1 for the diff)\n`);
-  const peakAll = Math.max(...out.map((r) => Number(r[8])));
+  const peakAll = Math.max(...out.map((r) => Number(r[9])));
   const loadEnd = apiRss();
   await new Promise((r) => setTimeout(r, 60_000));
   const rested = apiRss();
