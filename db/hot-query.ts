@@ -4,7 +4,7 @@
 // authenticated request makes skips it. The connection still comes from, and goes back to, knex's
 // pool, so limits, health checks and shutdown behave as for every other query.
 import type { Knex } from 'knex';
-import { isSqlite } from './connection.js';
+import { countStatement, isSqlite } from './connection.js';
 
 interface PoolClient {
   acquireConnection(): Promise<unknown>;
@@ -44,6 +44,7 @@ function sqliteStatement(connection: SqliteConnection, sql: string): SqliteState
 async function withConnection<T>(db: Knex, read: (connection: unknown) => Promise<T> | T): Promise<T> {
   const client = db.client as unknown as PoolClient;
   const connection = await client.acquireConnection();
+  countStatement();
   try {
     return await read(connection);
   } finally {
