@@ -43,6 +43,11 @@ t.test('ENABLE_METRICS serves it openly, with route patterns and pool figures', 
   t.ok(samples.has('pullhost_pool_tasks_completed_total'), 'pool task count');
   t.ok(samples.has('pullhost_pool_task_run_time_p99_seconds'));
   t.ok(samples.has('pullhost_db_pool_connections{state="used"}'), 'database pool use');
+  // A repository lookup goes straight through the driver (db/hot-query.ts): counted all the same.
+  const statements = () => s.app.inject('/metrics').then((r) => parseExposition(r.body).get('pullhost_db_statements_total') ?? 0);
+  const before = await statements();
+  t.equal((await s.app.inject('/api/v1/repos/nobody-4/x')).statusCode, 404);
+  t.ok((await statements()) > before, 'statements sent to the database are counted');
 });
 
 t.test('METRICS_TOKEN requires the bearer token; pull request operations are counted', async (t) => {
