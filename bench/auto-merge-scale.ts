@@ -126,7 +126,6 @@ async function main() {
     const afterScheduling = await serviceWork(w);
     const gitBefore = await w.serviceCounters('pullhost_git_commands_total');
     const movesBefore = await w.serviceCounters('pullhost_base_moves_total');
-    const statementsBefore = await w.serviceCounters('pullhost_db_statements_total');
     const cpuBefore = w.cpuSeconds();
     const burstStart = performance.now();
     let allPosted = 0;
@@ -159,7 +158,7 @@ async function main() {
       .filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
     const gitCommands = gitByCommand.reduce((a, [, n]) => a + n, 0);
     const movesAfter = await w.serviceCounters('pullhost_base_moves_total');
-    const statements = [...(await w.serviceCounters('pullhost_db_statements_total')).values()][0]! - [...statementsBefore.values()][0]!;
+    const statements = (await serviceWork(w)).statements - afterScheduling.statements;
     const baseMoves = [...movesAfter.values()].reduce((a, b) => a + b, 0) - [...movesBefore.values()].reduce((a, b) => a + b, 0);
     if (left > 0) { errors += left; process.stdout.write(`NOT MERGED within the deadline: ${left}\n`); }
 

@@ -101,7 +101,6 @@ export function statusesStore(db: Knex) {
       const row = await trx('commit_statuses').where({ repo_id: repoId, sha }).countDistinct({ n: 'context' }).first();
       return Number(row?.n ?? 0);
     },
-    /** Open pull requests whose head is `sha`, in `repoId` as base or as head repository. */
     /**
      * Whether the database already knows `sha` as a commit of the repository: the head of a pull
      * request into it (refs/pull/N/head keeps it there; the row follows the reference), or a
@@ -114,6 +113,7 @@ export function statusesStore(db: Knex) {
       ]);
       return pull !== undefined || status !== undefined;
     },
+    /** Open pull requests whose head is `sha`, in `repoId` as base or as head repository. */
     async openPullsWithHead(repoId: number, sha: string, trx: Knex = db): Promise<Array<{ baseRepoId: number; index: number }>> {
       const rows = await trx('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
         .where('p.head_commit_id', sha)
