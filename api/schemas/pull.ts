@@ -63,7 +63,7 @@ export const PullRequest = Type.Object({
   pin_order: Type.Integer(),
   content_version: Type.Integer({ description: 'the body version; send it back in an edit so a concurrent body change is refused' }),
   merge_queue: Type.Optional(Type.Object({
-    branch: Type.String(), position: Type.Integer(), state: Type.String({ description: 'waiting, pending, landing or failed' }),
+    branch: Type.String(), position: Type.Integer(), state: Type.String({ description: 'waiting, building, pending (checks), landing or failed' }),
     speculative_commit: Type.Unsafe<string | null>({ type: 'string', nullable: true }), speculative_branch: Type.Unsafe<string | null>({ type: 'string', nullable: true }),
   }, { description: 'present while the pull request is in a merge queue' })),
 }, { title: 'PullRequest' });
