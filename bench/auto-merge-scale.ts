@@ -177,6 +177,9 @@ async function main() {
     const rss = w.rssMiB();
     const peak = w.servicePeakRssMiB();
     const floor = await plainGitFloor(copies);
+    // Whether what stays resident is live or garbage not yet given back: the same reading a minute on.
+    await sleep(Math.max(0, 60_000 - floor * 1000));
+    const rested = w.rssMiB();
 
     const greenToMerged = pulls.filter((p) => p.merged).map((p) => Math.max(0, p.merged - p.posted) / 1000);
     const lastPostToMerged = (Math.max(...pulls.map((p) => p.merged)) - allPosted) / 1000;
@@ -206,6 +209,7 @@ async function main() {
       ['worker sticky cache (TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS)', cached],
       ['resident memory after the run: service / Temporal dev server', `${rss.service} MiB / ${rss.temporal} MiB`],
       ['peak resident memory of the service', `${peak} MiB`],
+      ['resident memory a minute after the burst: service / Temporal dev server', `${rested.service} MiB / ${rested.temporal} MiB`],
       ['exactly once (merge commits, files, comments, schedules)', errors === 0 ? 'yes' : `**NO** (${errors})`],
     ])}\n`);
   } finally {
