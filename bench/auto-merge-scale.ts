@@ -53,8 +53,7 @@ async function expect(r: Response, status: number, what: string): Promise<Respon
 
 /** Database statements and git processes the service has sent and run so far (its /metrics counters). */
 async function serviceWork(w: BenchWorld): Promise<{ statements: number; git: number }> {
-  const statements = [...(await w.serviceCounters('pullhost_db_statements_total')).values()][0] ?? 0;
-  return { statements, git: await w.serviceGitCommands() };
+  return { statements: await w.serviceStatements(), git: await w.serviceGitCommands() };
 }
 
 /** History events of every workflow run in the namespace (pull requests' and others'), as the server lists them. */

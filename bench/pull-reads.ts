@@ -89,8 +89,6 @@ async function main() {
   };
 
   const apiRss = () => w.rssMiB().service;
-  /** Statements the API process has sent to the database (its /metrics counter). */
-  const apiStatements = async () => [...(await w.serviceCounters('pullhost_db_statements_total')).values()][0] ?? 0;
   const baseline = apiRss();
   let peak = baseline;
   const sampler = setInterval(() => { peak = Math.max(peak, apiRss()); }, 20);
@@ -103,9 +101,9 @@ async function main() {
     await first.arrayBuffer();
     const cold = performance.now() - t0;
     peak = apiRss();
-    const statementsBefore = await apiStatements();
+    const statementsBefore = await w.serviceStatements();
     const f = await runLoad({ url, headers: { ...headers, ...extra }, connections, seconds: SECONDS });
-    const statements = ((await apiStatements()) - statementsBefore) / Math.max(1, f.total);
+    const statements = ((await w.serviceStatements()) - statementsBefore) / Math.max(1, f.total);
     const bad = f.errors + (extra['if-none-match'] ? 0 : f.non2xx);
     failures += bad;
     out.push([label, connections, f.requestsPerSecond.toFixed(0), f.p50, f.p99, cold.toFixed(0), ceiling, statements.toFixed(1), apiRss(), peak, bad]);

@@ -35,6 +35,8 @@ export interface BenchWorld {
   createRepo(name: string): Promise<string>;
   /** Buffered git commands the service has run so far (its `/metrics` counter). */
   serviceGitCommands(): Promise<number>;
+  /** Database statements the service has sent so far (pullhost_db_statements_total). */
+  serviceStatements(): Promise<number>;
   /** A counter of the service's /metrics, by its labels as written there (`written="journalledMeanwhile"`). */
   serviceCounters(metric: string): Promise<Map<string, number>>;
   /** The service process's peak resident memory so far (VmHWM), MiB. */
@@ -135,11 +137,14 @@ export async function startBenchWorld(env: Record<string, string> = {}, topology
     return counters;
   }
 
-  async function serviceGitCommands(): Promise<number> {
+  /** A counter of the service's /metrics summed over its labels. */
+  async function serviceTotal(metric: string): Promise<number> {
     let n = 0;
-    for (const count of (await serviceCounters('pullhost_git_commands_total')).values()) n += count;
+    for (const count of (await serviceCounters(metric)).values()) n += count;
     return n;
   }
+  const serviceGitCommands = () => serviceTotal('pullhost_git_commands_total');
+  const serviceStatements = () => serviceTotal('pullhost_db_statements_total');
 
   function servicePeakRssMiB(): number {
     // Split: the larger of the two processes.
@@ -160,7 +165,7 @@ export async function startBenchWorld(env: Record<string, string> = {}, topology
 
   const serviceDb = db;
   return {
-    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, createRepo, serviceGitCommands, serviceCounters, servicePeakRssMiB, rssMiB, cpuSeconds,
+    config, db: serviceDb, base: config.APP_URL, auth, repoPath, branch, createRepo, serviceGitCommands, serviceStatements, serviceCounters, servicePeakRssMiB, rssMiB, cpuSeconds,
     async close() {
       await stopService();
       await serviceDb.destroy();
