@@ -13,6 +13,7 @@ interface PoolClient {
 
 interface SqliteStatement {
   get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
   raw(on: boolean): SqliteStatement;
   columns(): Array<{ name: string; table: string | null }>;
 }
@@ -67,13 +68,53 @@ export function selectFirstRow(db: Knex, sql: string, params: readonly unknown[]
   });
 }
 
-/** A joined row split by the table each column came from. */
+/** Every row of `sql` (a constant string with `?` placeholders; one per count of an IN list). */
+export function selectRows(db: Knex, sql: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
+  return withConnection(db, async (connection) => {
+    if (isSqlite(db)) return sqliteStatement(connection as SqliteConnection, sql).all(...params) as Array<Record<string, unknown>>;
+    const rows = await mysqlQuery(connection, sql, params);
+    return Array.isArray(rows) ? rows as Array<Record<string, unknown>> : [];
+  });
+}
+
+/** A joined row split by the table (or alias) each column came from. */
 export type RowsByTable = Record<string, Record<string, unknown>>;
 
+// better-sqlite3 reports the table a column came from, never its alias: a statement's columns are
+// grouped once, in the order of the `alias.*` groups of its SELECT list.
+const sqliteGroups = new WeakMap<SqliteStatement, Array<{ group: string; name: string }>>();
+
 /**
- * The first row of a join, split per table: `SELECT a.*, b.*` of tables named without aliases, so
- * columns both tables have (id, name, ...) stay apart. mysql2 nests them itself; better-sqlite3
- * reports each result column's table. Not for use inside a transaction (it takes its own connection).
+ * The group each result column of `statement` belongs to: a new one starts where the column's table
+ * changes or a name repeats (`users.*, posters.*`), and takes the next `alias.*` name of `sql`;
+ * computed columns (no table) go under ''.
+ */
+function sqliteColumnGroups(statement: SqliteStatement, sql: string): Array<{ group: string; name: string }> {
+  let groups = sqliteGroups.get(statement);
+  if (groups) return groups;
+  const aliases = [...sql.matchAll(/(\w+)\.\*/g)].map((m) => m[1]!);
+  let index = -1;
+  let table: string | null = null;
+  let names = new Set<string>();
+  groups = statement.columns().map((c) => {
+    if (c.table === null) return { group: '', name: c.name };
+    if (c.table !== table || names.has(c.name)) {
+      index++;
+      table = c.table;
+      names = new Set();
+    }
+    names.add(c.name);
+    return { group: aliases[index] ?? c.table, name: c.name };
+  });
+  sqliteGroups.set(statement, groups);
+  return groups;
+}
+
+/**
+ * The first row of a join, split per table: `SELECT a.*, b.*, c.* ...` with computed columns last,
+ * so that columns several tables have (id, name, ...) stay apart; a table joined twice is told
+ * apart by its alias (`users.*, posters.*`). mysql2 nests them itself. Not for use inside a
+ * transaction (it takes its own connection).
  */
 export function selectFirstRowByTable(db: Knex, sql: string, params: readonly unknown[]): Promise<RowsByTable | undefined> {
   return withConnection(db, async (connection) => {
@@ -82,9 +123,8 @@ export function selectFirstRowByTable(db: Knex, sql: string, params: readonly un
       const values = statement.get(...params) as unknown[] | undefined;
       if (!values) return undefined;
       const out: RowsByTable = {};
-      statement.columns().forEach((c, i) => {
-        const table = c.table ?? '';
-        (out[table] ??= {})[c.name] = values[i];
+      sqliteColumnGroups(statement, sql).forEach(({ group, name }, i) => {
+        (out[group] ??= {})[name] = values[i];
       });
       return out;
     }

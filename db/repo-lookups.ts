@@ -1,5 +1,6 @@
 // The reads every repository route starts with, one round trip each: the repository with its owner
-// by their names, and for pull request routes the pull request and its issue in the same row. They
+// by their names, and for pull request routes the pull request, its issue and what its record
+// shows beside them (label and assignee ids, queue entry, poster and merger) in the same row. They
 // run straight through the driver (db/hot-query.ts): on a single pull request these reads were
 // three to four knex queries of a request's nine.
 import type { Knex } from 'knex';
@@ -27,19 +28,26 @@ export interface PullRecordExtras {
   assigneeIds: number[];
   /** Its merge_queue_entries row while it is queued. */
   queueEntry: Record<string, unknown> | null;
+  /** Whether it has any review row: without one it has no requested reviewers to read. */
+  hasReviews: boolean;
+  /** Its poster's and merger's accounts, those that exist. */
+  users: UserRow[];
 }
 
 const REPO_WITH_OWNER_SQL = 'SELECT repositories.*, users.* FROM repositories JOIN users ON users.id = repositories.owner_id '
   + 'WHERE users.lower_name = ? AND repositories.lower_name = ?';
 
 // Label and assignee ids come as comma-separated lists (GROUP_CONCAT: MariaDB, MySQL and SQLite).
-const REPO_WITH_PULL_SQL = 'SELECT repositories.*, users.*, pull_requests.*, issues.*, merge_queue_entries.*, '
+const REPO_WITH_PULL_SQL = 'SELECT repositories.*, users.*, pull_requests.*, issues.*, merge_queue_entries.*, posters.*, mergers.*, '
   + '(SELECT GROUP_CONCAT(label_id) FROM issue_labels WHERE issue_labels.issue_id = issues.id) AS label_ids, '
-  + '(SELECT GROUP_CONCAT(assignee_id) FROM issue_assignees WHERE issue_assignees.issue_id = issues.id) AS assignee_ids '
+  + '(SELECT GROUP_CONCAT(assignee_id) FROM issue_assignees WHERE issue_assignees.issue_id = issues.id) AS assignee_ids, '
+  + 'EXISTS (SELECT 1 FROM reviews WHERE reviews.issue_id = issues.id) AS has_reviews '
   + 'FROM repositories JOIN users ON users.id = repositories.owner_id '
   + 'LEFT JOIN pull_requests ON pull_requests.base_repo_id = repositories.id AND pull_requests.`index` = ? '
   + 'LEFT JOIN issues ON issues.id = pull_requests.issue_id '
   + 'LEFT JOIN merge_queue_entries ON merge_queue_entries.pull_id = pull_requests.id '
+  + 'LEFT JOIN users AS posters ON posters.id = issues.poster_id '
+  + 'LEFT JOIN users AS mergers ON mergers.id = pull_requests.merger_id '
   + 'WHERE users.lower_name = ? AND repositories.lower_name = ?';
 
 /** Ids from a GROUP_CONCAT list (NULL when there are none), ascending as the stores order them. */
@@ -67,6 +75,8 @@ export async function repoWithPullByNames(db: Knex, ownerName: string, repoName:
       labelIds: idList(computed.label_ids),
       assigneeIds: idList(computed.assignee_ids),
       queueEntry: row.merge_queue_entries?.id != null ? row.merge_queue_entries : null,
+      hasReviews: Number(computed.has_reviews) !== 0,
+      users: [row.posters, row.mergers].flatMap((u) => (u?.id != null ? [toUserRow(u)!] : [])),
     };
   }
   return found;

@@ -1,5 +1,6 @@
 // Store for accounts: users and organizations share one table, as in Gitea.
 import type { Knex } from 'knex';
+import { selectRows } from './hot-query.js';
 import { nowUnix } from './time.js';
 
 export interface UserRow {
@@ -91,7 +92,10 @@ export function usersStore(db: Knex) {
     async byIds(ids: number[], trx: Knex = db): Promise<Map<number, UserRow>> {
       const unique = [...new Set(ids.filter((id) => id > 0))];
       if (unique.length === 0) return new Map();
-      const rows = await trx('users').whereIn('id', unique);
+      // Outside a transaction, straight through the driver: every record and page of records reads its users.
+      const rows = !trx.isTransaction
+        ? await selectRows(db, `SELECT * FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)
+        : await trx('users').whereIn('id', unique);
       return new Map(rows.map((r: Record<string, unknown>) => { const u = toUserRow(r)!; return [u.id, u] as const; }));
     },
     /** Whether the address is an account's primary address or one of a user's further addresses. */

@@ -19,7 +19,7 @@ import { pullRange, pullStats } from '../pulls/compare.js';
 import { toApiRepo, type ApiRepository } from './repo.js';
 import { toApiUser } from './user.js';
 import { toApiOrganization, toApiTeam } from './organization.js';
-import { requestedReviewersOf } from '../review-requests.js';
+import { requestedReviewersOf, type RequestedReviewers } from '../review-requests.js';
 import { teamsStore } from '../../db/teams.js';
 
 export interface PullSerializerDeps {
@@ -141,7 +141,8 @@ export async function toApiPulls(
   const [labelIds, assigneeIds, repos, reviewers, queued] = await Promise.all([
     preloaded ? new Map(items.map((i) => [i.issue.id, i.extras!.labelIds])) : issues.labelIdsOf(issueIds),
     preloaded ? new Map(items.map((i) => [i.issue.id, i.extras!.assigneeIds])) : issues.assigneeIdsOf(issueIds),
-    loadRepos(deps, base, viewer, items, opts.fresh ?? false), requestedReviewersOf(db, issueIds),
+    loadRepos(deps, base, viewer, items, opts.fresh ?? false),
+    preloaded && items.every((i) => !i.extras!.hasReviews) ? new Map<number, RequestedReviewers>() : requestedReviewersOf(db, issueIds),
     preloaded ? queueEntriesFrom(items.flatMap((i) => (i.extras!.queueEntry ? [i.extras!.queueEntry] : []))) : queueEntriesOf(db, items.map((i) => i.pull.id)),
   ]);
   const allLabelIds = [...new Set([...labelIds.values()].flat())];
@@ -151,7 +152,7 @@ export async function toApiPulls(
   const [labels, milestones, users, teams] = await Promise.all([
     labelsStore(db).byIds(allLabelIds),
     milestonesStore(db).byIds(milestoneIds),
-    usersStore(db).byIds(userIds),
+    usersPreloaded(db, items, userIds),
     Promise.all(teamIds.map((id) => teamsStore(db).byId(id))),
   ]);
   // Gitea shows reviewers as seen by nobody in particular, and teams with their organization.
@@ -231,6 +232,14 @@ export async function toApiPulls(
     if (entry) out.merge_queue = entry;
     return out;
   });
+}
+
+/** The accounts of `ids`: those read with the rows (a single record's poster and merger), the rest in one query. */
+async function usersPreloaded(db: Knex, items: PullListItem[], ids: number[]): Promise<Map<number, UserRow>> {
+  const users = new Map(items.flatMap((i) => i.extras?.users ?? []).map((u) => [u.id, u] as const));
+  const missing = ids.filter((id) => id > 0 && !users.has(id));
+  if (missing.length > 0) for (const [id, u] of await usersStore(db).byIds(missing)) users.set(id, u);
+  return users;
 }
 
 /** Where each queued pull request is in its merge queue (GET .../merge_queue/{branch} has the rest). */

@@ -2,6 +2,7 @@
 // single one adds its statistics), on MariaDB and on SQLite, and the route's 404s keep their order;
 // with pull requests disabled every pull request route, merging and the merge queue included, is 404.
 import t from 'tap';
+import { statementCount } from '../../db/connection.js';
 import { pullWorld } from './fixtures.js';
 
 for (const dbType of ['mysql', 'sqlite3'] as const) {
@@ -47,6 +48,33 @@ for (const dbType of ['mysql', 'sqlite3'] as const) {
     const queued = (await w.api({ url: `${repo}/pulls/1`, as: 'alice' })).json();
     t.match(queued.merge_queue, { branch: 'main', position: 3, state: 'waiting' });
     t.same(queued.merge_queue, (await w.api({ url: `${repo}/pulls?state=all`, as: 'alice' })).json()[0].merge_queue);
+
+    // Another poster, a requested reviewer and a merger: the accounts read with the row (the poster's
+    // and merger's join the owner's table twice more) are each their own, as in the list.
+    await w.pushBranch('other', { 'other.txt': 'o\n' });
+    const byDave = await w.api({ method: 'POST', url: `${repo}/pulls`, as: 'dave', body: { head: 'other', base: 'main', title: 'Other' } });
+    t.equal(byDave.statusCode, 201, byDave.body);
+    const requested = await w.api({ method: 'POST', url: `${repo}/pulls/2/requested_reviewers`, as: 'alice', body: { reviewers: ['carol'] } });
+    t.equal(requested.statusCode, 201, requested.body);
+    await w.db('pull_requests').where({ index: 2 }).update({ has_merged: true, merger_id: w.users.bob.id, merged_unix: now, merge_commit_sha: pull.head_commit_id });
+    const other = (await w.api({ url: `${repo}/pulls/2`, as: 'alice' })).json();
+    t.equal(other.user.login, 'dave');
+    t.same(other.requested_reviewers.map((u: { login: string }) => u.login), ['carol']);
+    t.equal(other.merged_by.login, 'bob');
+    t.equal(other.base.repo.owner.login, 'alice', 'the owner stays the owner');
+    // The head is left out: a list may share a branch listing up to a second old, and 'other' is newer.
+    const { additions: _a, deletions: _d, changed_files: _c, head: _h, ...otherRest } = other;
+    const { head: _lh, ...otherListed } = (await w.api({ url: `${repo}/pulls?state=all`, as: 'alice' })).json().find((p: { number: number }) => p.number === 2);
+    t.same(otherRest, otherListed);
+
+    // A record with neither assignees nor reviews is one statement: the row with everything beside it.
+    await w.pushBranch('plain', { 'plain.txt': 'p\n' });
+    t.equal((await w.api({ method: 'POST', url: `${repo}/pulls`, as: 'alice', body: { head: 'plain', base: 'main', title: 'Plain' } })).statusCode, 201);
+    t.equal((await w.api({ url: `${repo}/pulls/3`, as: 'alice' })).statusCode, 200, 'read once, so the token lookup is kept');
+    const before = statementCount();
+    const plain = await w.api({ url: `${repo}/pulls/3`, as: 'alice' });
+    t.equal(statementCount() - before, 1, 'one statement');
+    t.equal(plain.json().user.login, 'alice');
 
     // 404s in the route's order: the repository's own, then the pull request's.
     const missing = await w.api({ url: `${repo}/pulls/99`, as: 'alice' });
