@@ -14,7 +14,13 @@ export class ByteLru {
   private readonly pending = new Map<string, Promise<unknown>>();
   private used = 0;
 
-  constructor(private limit: number) {}
+  /** An answer larger than `limit / largestShare` is not kept: one may not push out most of the others. */
+  constructor(private limit: number, private readonly largestShare = 8) {}
+
+  /** Whether an answer of `bytes` would be kept. */
+  accepts(bytes: number): boolean {
+    return bytes <= this.limit / this.largestShare;
+  }
 
   setLimit(limit: number): void {
     this.limit = limit;
@@ -40,7 +46,7 @@ export class ByteLru {
 
   set(key: string, value: unknown, bytes: number): void {
     const size = bytes + key.length * 2 + 64;
-    if (size > this.limit / 8) return; // one answer may not push out most of the others
+    if (!this.accepts(size)) return;
     const old = this.entries.get(key);
     if (old) { this.used -= old.bytes; this.entries.delete(key); }
     this.entries.set(key, { value, bytes: size });

@@ -29,7 +29,8 @@ type IndexParams = { owner: string; repo: string; index: number };
 export async function pullDiffRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app.services;
   const appUrl = config.APP_URL;
-  const diffCache = new DiffDiskCache(join(config.APP_DATA_PATH, 'cache', 'diffs'), config.READ_CACHE_DISK_BYTES, config.READ_CACHE_DIFF_MAX_BYTES);
+  const diffCache = new DiffDiskCache(
+    join(config.APP_DATA_PATH, 'cache', 'diffs'), config.READ_CACHE_DISK_BYTES, config.READ_CACHE_DIFF_MAX_BYTES, config.READ_CACHE_DIFF_MEMORY_BYTES);
 
   async function loadPull(request: FastifyRequest, params: IndexParams): Promise<{ ctx: RepoContext; pull: PullRow; path: string }> {
     const { ctx, pull } = await pullFromRequest(request, params);

@@ -1,5 +1,6 @@
 // The .diff disk cache on its own: a whole answer is kept and served back; an answer abandoned
-// mid-stream is not kept and stops its source (git); the total stays under its bound.
+// mid-stream is not kept and stops its source (git); the total stays under its bound; the diffs
+// read most recently are also held in memory, within a bound of their own.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,4 +44,29 @@ t.test('kept whole, abandoned never, bounded', async (t) => {
   await settle();
   t.ok(await cache.open('c'));
   t.equal(await cache.open('a'), null, 'the oldest goes when the total would pass its bound');
+});
+
+t.test('the diffs read most recently are held whole in memory, within their own bound', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'diff-cache-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // Memory for 40 bytes: one diff may take a quarter of it, 10 bytes and its key's share.
+  const cache = new DiffDiskCache(dir, 1000, 1000, 400);
+  await text(cache.capture('small', Readable.from([Buffer.from('tiny')])));
+  await text(cache.capture('large', Readable.from([Buffer.alloc(200, 99)])));
+  await settle();
+  const [first, second] = await Promise.all([cache.open('small'), cache.open('small')]);
+  t.same(await Promise.all([text(first!.stream), text(second!.stream)]), ['tiny', 'tiny'], 'concurrent readers each get it whole');
+  t.equal((await cache.open('large'))?.size, 200);
+  for (const f of readdirSync(dir)) rmSync(join(dir, f));
+  const held = await cache.open('small');
+  t.equal(held?.size, 4, 'held in memory: served with its file gone');
+  t.equal(await text(held!.stream), 'tiny');
+  t.equal(await cache.open('large'), null, 'larger than a quarter of the memory bound: only ever on disk');
+
+  const without = new DiffDiskCache(mkdtempSync(join(dir, 'none-')), 1000, 1000);
+  await text(without.capture('small', Readable.from([Buffer.from('tiny')])));
+  await settle();
+  t.ok(await without.open('small'));
+  for (const f of readdirSync(join(dir)).filter((f) => f.startsWith('none-'))) rmSync(join(dir, f), { recursive: true, force: true });
+  t.equal(await without.open('small'), null, 'no memory bound: nothing held');
 });
