@@ -1,6 +1,5 @@
-// The renderer in a bare loop, in a thread of its own (markdown.ts starts one per pool thread), so
-// the ceiling is measured as the pool would run it and its heap is gone before the server's memory
-// is read.
+// The renderer in a bare loop, in a thread of its own (markdown.ts starts one per pool thread, in a
+// process apart from the server's), so the ceiling is measured as the pool would run it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { renderDocument } from '../workers/markup/render.js';
 

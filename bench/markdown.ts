@@ -1,12 +1,18 @@
 // Benchmark of POST /api/v1/markdown: 2 KB, 20 KB and 500 KB documents at concurrency 1, 8 and
-// 64 against the real server (the pool renders), next to the renderer in a bare loop in one thread
-// (the ceiling); main-thread event-loop delay (p99) under 500 KB load, and peak RSS.
-// Run: npx tsc -p . && node dist/bench/markdown.js [seconds-per-run]
+// 64 against the real server (the pool renders), next to the renderer in a bare loop in as many
+// threads as the pool has (the ceiling, in a process of its own); main-thread event-loop delay
+// (p99) under 500 KB load, and RSS. The server runs in this process, with the service's heap
+// settings: run it with the flag `npm start` gives node (app/heap-limits.ts).
+// Run: npx tsc -p . && node --max-semi-space-size=8 dist/bench/markdown.js [seconds-per-run]
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../app/config.js';
+import { limitThreadYoungGenerations } from '../app/heap-limits.js';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
@@ -41,7 +47,7 @@ function document(bytes: number): string {
 }
 
 /** Renders per second of `threads` threads each rendering `text` in a bare loop. */
-async function ceiling(text: string, seconds: number, threads: number): Promise<number> {
+async function ceilingHere(text: string, seconds: number, threads: number): Promise<number> {
   const rates = await Promise.all(Array.from({ length: threads }, async () => {
     const worker = new Worker(new URL('./markdown-ceiling.js', import.meta.url), { workerData: { text, seconds } });
     const [rate] = (await once(worker, 'message')) as [number];
@@ -51,9 +57,19 @@ async function ceiling(text: string, seconds: number, threads: number): Promise<
   return rates.reduce((a, b) => a + b, 0);
 }
 
+/**
+ * The ceiling measured in a process of its own: in this one, the threads' heaps were still resident
+ * when the server's load began (888 MiB at its start, 1,058 at its peak).
+ */
+async function ceiling(bytes: number, seconds: number, threads: number): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--ceiling', String(bytes), String(seconds), String(threads)]);
+  return Number(stdout.trim());
+}
+
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 async function main() {
+  limitThreadYoungGenerations();
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
   const config = loadConfig({ APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent', MARKUP_BODY_LIMIT: String(4 * 1024 * 1024), BODY_LIMIT: String(4 * 1024 * 1024), POOL_MAX_QUEUE: '1024', POOL_TASK_TIMEOUT_MS: '60000' });
   const db = openDatabase(config);
@@ -68,7 +84,7 @@ async function main() {
   let failures = 0;
   let loopP99 = 0;
   const ceilings = new Map<number, number>();
-  for (const bytes of [2048, 20 * 1024, 500 * 1024]) ceilings.set(bytes, await ceiling(document(bytes), Math.min(SECONDS, 3), config.POOL_MAX_THREADS));
+  for (const bytes of [2048, 20 * 1024, 500 * 1024]) ceilings.set(bytes, await ceiling(bytes, Math.min(SECONDS, 3), config.POOL_MAX_THREADS));
   const start = mib(process.memoryUsage.rss());
   const rss = trackPeakRss();
   for (const [label, bytes] of [['2 KB', 2048], ['20 KB', 20 * 1024], ['500 KB', 500 * 1024]] as const) {
@@ -85,14 +101,14 @@ async function main() {
       const p99ms = Math.round((delay.percentile(99) / 1e6 - SAMPLING_MS) * 10) / 10;
       if (bytes === 500 * 1024) loopP99 = Math.max(loopP99, p99ms);
       failures += f.errors + f.non2xx;
-      rows.push([label, connections, f.requestsPerSecond.toFixed(1), f.p50, f.p99, f.errors + f.non2xx, inProcess.toFixed(1), (f.requestsPerSecond / inProcess).toFixed(2), p99ms]);
+      rows.push([label, connections, f.requestsPerSecond.toFixed(1), f.p50, f.p99, f.errors + f.non2xx, inProcess.toFixed(1), (f.requestsPerSecond / inProcess).toFixed(2), p99ms, mib(process.memoryUsage.rss())]);
     }
   }
   const peak = rss.stop();
   const stopped = mib(process.memoryUsage.rss());
   await new Promise((r) => setTimeout(r, 60_000));
   const rested = mib(process.memoryUsage.rss());
-  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)'], rows)}\n`);
+  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)', 'RSS after MiB'], rows)}\n`);
   process.stdout.write(`\nserver RSS: ${start} MiB at the start, peak ${peak} MiB, ${stopped} MiB when the load stopped, ${rested} MiB a minute later (${((rested / start - 1) * 100).toFixed(0)} % over the start); pool threads alive then: ${pool.stats().threads}\n`);
   process.stdout.write(`worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
   process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);
@@ -104,7 +120,10 @@ async function main() {
   process.exit(failures === 0 ? 0 : 1);
 }
 
-main().catch((err) => {
+const run = process.argv[2] === '--ceiling'
+  ? async () => process.stdout.write(`${await ceilingHere(document(Number(process.argv[3])), Number(process.argv[4]), Number(process.argv[5]))}\n`)
+  : main;
+run().catch((err) => {
   process.stderr.write(`${(err as Error).stack}\n`);
   process.exit(1);
 });

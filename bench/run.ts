@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { SEMI_SPACE_FLAG } from '../app/heap-limits.js';
 import { projectRoot, temporalCliPath } from '../app/paths.js';
 import { table } from './load.js';
 import { mergeResults, parseResults, SUMMARY_HEADING, type ResultsParts } from './results-file.js';
@@ -15,14 +16,16 @@ interface Scenario {
   name: string;
   script: string;
   args: string[];
+  /** Flags for node itself: a scenario serving in its own process runs with the service's (`npm start`'s). */
+  nodeArgs?: string[];
   /** What it measures, for the reader of RESULTS.md. */
   about: string;
 }
 
 const SCENARIOS: Scenario[] = [
   {
-    name: 'markdown', script: 'markdown', args: ['3'],
-    about: '`POST /api/v1/markdown` for 2 KB, 20 KB and 500 KB documents at 1, 8 and 64 connections, next to the renderer in a bare loop in one thread (the ceiling); main-thread event-loop delay p99 under 500 KB load; peak RSS.',
+    name: 'markdown', script: 'markdown', args: ['3'], nodeArgs: [SEMI_SPACE_FLAG],
+    about: '`POST /api/v1/markdown` for 2 KB, 20 KB and 500 KB documents at 1, 8 and 64 connections, next to the renderer in a bare loop in as many threads as the pool has, in a process of its own (the ceiling); main-thread event-loop delay p99 under 500 KB load; RSS after each run, at peak and a minute after.',
   },
   {
     name: 'pulls-list', script: 'pulls-list', args: ['5'],
@@ -134,7 +137,7 @@ function runScenario(s: Scenario): Promise<Outcome> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!.toFixed(2);
   process.stdout.write(`[bench] ${s.name}: node dist/bench/${s.script}.js ${s.args.join(' ')}\n`);
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(s.nodeArgs ?? []), join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const rss = sampleRss(child.pid ?? 0);
@@ -174,7 +177,7 @@ function runParts(outcomes: Outcome[], startedAt: Date): ResultsParts {
   const sections = new Map<string, string>();
   for (const o of outcomes) {
     const result = o.status === 0 ? 'passed' : `**FAILED** (exit ${o.status})`;
-    const command = `\`node dist/bench/${o.scenario.script}.js ${o.scenario.args.join(' ')}\``;
+    const command = `\`node ${[...(o.scenario.nodeArgs ?? []), `dist/bench/${o.scenario.script}.js`, ...o.scenario.args].join(' ')}\``;
     summaryRows.set(o.scenario.name, `| ${[o.scenario.name, result, o.seconds, `${o.rss.start} / ${o.rss.median} / ${o.rss.peak}`, when, command].join(' | ')} |`);
     const lines = [`## ${o.scenario.name}`, '', o.scenario.about, '',
       `Command: ${command} — ${result}, ${o.seconds} s; ${when}, commit ${commit}, load average ${o.load[0]} at start, ${o.load[1]} at end.`, '',
