@@ -179,6 +179,7 @@ async function main() {
     // Whether what stays resident is live or garbage not yet given back: the same reading a minute on.
     await sleep(Math.max(0, 60_000 - floor * 1000));
     const rested = w.rssMiB();
+    const restedHeap = await w.serviceCounters('nodejs_heap_size_total_bytes');
 
     const greenToMerged = pulls.filter((p) => p.merged).map((p) => Math.max(0, p.merged - p.posted) / 1000);
     const lastPostToMerged = (Math.max(...pulls.map((p) => p.merged)) - allPosted) / 1000;
@@ -209,6 +210,7 @@ async function main() {
       ['resident memory after the run: service / Temporal dev server', `${rss.service} MiB / ${rss.temporal} MiB`],
       ['peak resident memory of the service', `${peak} MiB`],
       ['resident memory a minute after the burst: service / Temporal dev server', `${rested.service} MiB / ${rested.temporal} MiB`],
+      ['  of the service: its main thread\'s V8 heap (the rest: worker threads\' heaps, native memory)', `${round((restedHeap.get('') ?? 0) / 1048576, 1)} MiB`],
       ['exactly once (merge commits, files, comments, schedules)', errors === 0 ? 'yes' : `**NO** (${errors})`],
     ])}\n`);
   } finally {

@@ -2,6 +2,7 @@
 // format is a few lines of text, and counters, gauges and one histogram family need no library.
 // HTTP figures are per app (each test builds its own); workflow operations are per process because
 // the recorder is called from code that has no app at hand.
+import { getHeapStatistics } from 'node:v8';
 import { baseMoveCount } from '../../core/pulls/landing/index.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -74,6 +75,21 @@ function gauge(name: string, help: string, samples: Array<[Labels, number]>, typ
   return [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples.map(([l, v]) => `${name}${labelText(l)} ${number(v)}`)];
 }
 
+/**
+ * The process's resident memory and the main thread's V8 heap (prom-client's names): what the
+ * resident figure holds beyond that heap is the threads' heaps (the pool's, Temporal's workflow
+ * threads') and native memory.
+ */
+function memoryGauges(): string[] {
+  const heap = getHeapStatistics();
+  return [
+    ...gauge('process_resident_memory_bytes', 'Resident memory of this process.', [[{}, process.memoryUsage.rss()]]),
+    ...gauge('nodejs_heap_size_total_bytes', 'Size of the main thread\'s V8 heap.', [[{}, heap.total_heap_size]]),
+    ...gauge('nodejs_heap_size_used_bytes', 'Used size of the main thread\'s V8 heap.', [[{}, heap.used_heap_size]]),
+    ...gauge('nodejs_external_memory_bytes', 'Memory held outside the main thread\'s V8 heap by its objects (buffers).', [[{}, heap.external_memory]]),
+  ];
+}
+
 const workflowOperations = new CounterFamily('pullhost_workflow_operations_total', 'Pull request workflow operations by kind (update name) and outcome (HTTP status the operation answered, or error).');
 
 /** Counts one pull request workflow operation; `outcome` is the status it answered or a failure word. */
@@ -128,6 +144,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
         ...gauge('pullhost_base_moves_total', 'Base branches moved by landing a chain of merges (core/pulls/landing), one compare-and-swap each.', [[{ by: 'landing' }, baseMoveCount()]], 'counter'),
         ...gauge('pullhost_db_statements_total', 'Statements sent to the database by this process (transactions\' begin and commit included).', [[{}, statementCount()]], 'counter'),
         ...gauge('pullhost_git_command_seconds_total', 'Wall time of buffered git commands, by subcommand.', [...gitCommandStats()].map(([command, v]) => [{ command }, v.seconds]), 'counter'),
+        ...memoryGauges(),
       ];
       const tarn = (db as unknown as { client?: { pool?: TarnLike } }).client?.pool;
       if (tarn && typeof tarn.numUsed === 'function') {

@@ -43,6 +43,12 @@ t.test('ENABLE_METRICS serves it openly, with route patterns and pool figures', 
   t.ok(samples.has('pullhost_pool_tasks_completed_total'), 'pool task count');
   t.ok(samples.has('pullhost_pool_task_run_time_p99_seconds'));
   t.ok(samples.has('pullhost_db_pool_connections{state="used"}'), 'database pool use');
+  // Memory: the resident figure holds the main thread's heap and more (threads' heaps, native memory).
+  const resident = samples.get('process_resident_memory_bytes') ?? 0;
+  const heapTotal = samples.get('nodejs_heap_size_total_bytes') ?? 0;
+  const heapUsed = samples.get('nodejs_heap_size_used_bytes') ?? 0;
+  t.ok(heapUsed > 0 && heapUsed <= heapTotal && heapTotal < resident, `resident ${resident} > heap ${heapTotal} >= used ${heapUsed} > 0`);
+  t.ok((samples.get('nodejs_external_memory_bytes') ?? -1) >= 0, 'external memory');
   // A repository lookup goes straight through the driver (db/hot-query.ts): counted all the same.
   const statements = () => s.app.inject('/metrics').then((r) => parseExposition(r.body).get('pullhost_db_statements_total') ?? 0);
   const before = await statements();
