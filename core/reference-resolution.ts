@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { loadRepository } from './permissions.js';
 import { ServiceError } from './errors.js';
+import { placeholders, selectRows } from '../db/hot-query.js';
 import type { UserRow } from '../db/users.js';
 
 export interface ReferenceCandidatesInput {
@@ -25,10 +26,12 @@ export async function resolveReferences(db: Knex, doer: UserRow | null, candidat
 
 async function resolveMentions(db: Knex, doer: UserRow | null, names: string[]): Promise<string[]> {
   if (names.length === 0) return [];
-  const rows: Array<{ lower_name: string; visibility: string; id: number }> = await db('users')
-    .whereIn('lower_name', names)
-    .andWhere('is_active', true)
-    .select('lower_name', 'visibility', 'id');
+  // Every rendered document with a mention asks: straight through the driver outside a transaction
+  // (knex prepared the statement anew each time, about a sixth of a small document's main-thread CPU).
+  const rows = (db.isTransaction
+    ? await db('users').whereIn('lower_name', names).andWhere('is_active', true).select('lower_name', 'visibility', 'id')
+    : await selectRows(db, `SELECT lower_name, visibility, id FROM users WHERE is_active = 1 AND lower_name IN (${placeholders(names.length)})`, names)
+  ) as Array<{ lower_name: string; visibility: string; id: number }>;
   return rows
     .filter((u) => u.visibility === 'public' || (u.visibility === 'limited' && doer) || doer?.is_admin || Number(u.id) === doer?.id)
     .map((u) => u.lower_name);

@@ -68,6 +68,11 @@ export function selectFirstRow(db: Knex, sql: string, params: readonly unknown[]
   });
 }
 
+/** `?, ?, ?` for an IN list of `count` values. */
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
 /** Every row of `sql` (a constant string with `?` placeholders; one per count of an IN list). */
 export function selectRows(db: Knex, sql: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
   return withConnection(db, async (connection) => {

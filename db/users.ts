@@ -1,6 +1,6 @@
 // Store for accounts: users and organizations share one table, as in Gitea.
 import type { Knex } from 'knex';
-import { selectRows } from './hot-query.js';
+import { placeholders, selectRows } from './hot-query.js';
 import { nowUnix } from './time.js';
 
 export interface UserRow {
@@ -94,7 +94,7 @@ export function usersStore(db: Knex) {
       if (unique.length === 0) return new Map();
       // Outside a transaction, straight through the driver: every record and page of records reads its users.
       const rows = !trx.isTransaction
-        ? await selectRows(db, `SELECT * FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`, unique)
+        ? await selectRows(db, `SELECT * FROM users WHERE id IN (${placeholders(unique.length)})`, unique)
         : await trx('users').whereIn('id', unique);
       return new Map(rows.map((r: Record<string, unknown>) => { const u = toUserRow(r)!; return [u.id, u] as const; }));
     },

@@ -17,6 +17,8 @@ export interface TaskPool {
   stats(): { threads: number; queueSize: number; completed: number; runTimeP99: number };
   /** Whether every thread the pool may have is running a task (a new one would wait). */
   saturated(): boolean;
+  /** Threads running now (stats() also summarises Piscina's histograms: too dear per request). */
+  threadCount(): number;
   destroy(): Promise<void>;
 }
 
@@ -55,6 +57,9 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     },
     saturated() {
       return inFlight >= s.POOL_MAX_THREADS;
+    },
+    threadCount() {
+      return piscina.threads.length;
     },
     stats() {
       return {

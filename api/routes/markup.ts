@@ -80,7 +80,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
     const renderRequest: RenderRequest = { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues };
     // Also inline when the pool has no thread yet: a small document should not wait for one to start.
-    if (input.text.length <= INLINE_RENDER_LIMIT && inlineSpentMs < INLINE_BUDGET_MS && (pool.saturated() || pool.stats().threads === 0)) {
+    if (input.text.length <= INLINE_RENDER_LIMIT && inlineSpentMs < INLINE_BUDGET_MS && (pool.saturated() || pool.threadCount() === 0)) {
       const inline = renderInline(renderRequest);
       if (!inline.ok) return reply.code(inline.status).type('text/plain; charset=utf-8').send(inline.message);
       return reply.code(200).type('text/html; charset=utf-8').send(inline.html);

@@ -30,6 +30,15 @@ t.test('markdown and markup endpoints', async (t) => {
   const mention = await post('/api/v1/markdown', { Mode: 'comment', Text: 'hi @alice and @nobody' });
   t.match(mention.body, `<a href="${config.APP_URL}alice"`, 'an existing user is linked');
   t.notMatch(mention.body, `${config.APP_URL}nobody`, 'an unknown user is not');
+  // Only accounts the caller may see are linked: not a private one, not an inactive one.
+  await createUser(db, { username: 'hidden', email: 'hidden@example.com', password: 'password-123' });
+  await createUser(db, { username: 'sleeper', email: 'sleeper@example.com', password: 'password-123' });
+  await db('users').where({ lower_name: 'hidden' }).update({ visibility: 'private' });
+  await db('users').where({ lower_name: 'sleeper' }).update({ is_active: false });
+  const several = await post('/api/v1/markdown', { Mode: 'comment', Text: '@Alice, @hidden and @sleeper' });
+  t.match(several.body, `<a href="${config.APP_URL}Alice"`, 'mentions are matched without regard to case (linked as written)');
+  t.notMatch(several.body, `${config.APP_URL}hidden`, 'a private account is not revealed to an anonymous caller');
+  t.notMatch(several.body, `${config.APP_URL}sleeper`, 'an inactive account is not linked');
 
   const refs = await post('/api/v1/markdown', { Mode: 'comment', Context: 'alice/demo', Text: 'see #1, #2 and alice/secret#1' });
   t.match(refs.body, `${config.APP_URL}alice/demo/issues/1`, 'an existing issue is linked');
