@@ -1,8 +1,9 @@
-// One-row reads on the request hot path, run straight through the driver of a pooled connection.
+// Reads on the request hot path, run straight through the driver of a pooled connection.
 // knex's query runner costs more CPU per call than the query itself (measured by
-// bench/token-auth.ts: about 90 µs of ~130 µs for the token lookup), so the one query every
-// authenticated request makes skips it. The connection still comes from, and goes back to, knex's
-// pool, so limits, health checks and shutdown behave as for every other query.
+// bench/token-auth.ts: about 90 µs of ~130 µs for the token lookup), so the queries most requests
+// make skip it: the token lookup, a repository route's first row, accounts by id, mentions. The
+// connection still comes from, and goes back to, knex's pool, so limits, health checks and shutdown
+// behave as for every other query. Callers inside a transaction use knex (these take a connection).
 import type { Knex } from 'knex';
 import { countStatement, isSqlite } from './connection.js';
 
