@@ -209,8 +209,9 @@ function report(parts: ResultsParts, facts: Array<[string, string]>, startedAt: 
     '|---|---|---|---|---|---|',
     ...parts.summaryRows.values(),
     '',
-    'RSS is the scenario process\'s, sampled every 200 ms (peak: its VmHWM): the service itself for the scenarios that serve in-process; '
-      + 'merge and webhooks run the service in a process of their own and report its figures in their sections.',
+    'RSS is the scenario process\'s, sampled every 200 ms (peak: its VmHWM): the service itself for the scenarios that serve in-process '
+      + '(markdown, pulls-list, pull-files, token-auth); the others run the service in processes of their own (bench/world.ts) and report its figures '
+      + 'in their sections, so for them this column is the benchmark driver\'s.',
     '',
   ];
   for (const section of parts.sections.values()) lines.push(section, '');
