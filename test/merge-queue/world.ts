@@ -2,6 +2,7 @@
 // CI that sees queue branches and posts statuses after a delay, and checks of the base's history.
 import { execFileSync } from 'node:child_process';
 import { repoDiskPath } from '../../core/repositories.js';
+import { gitOk } from '../../git/runner.js';
 import type { PullWorld } from '../pulls/fixtures.js';
 
 export interface QueueOptions {
@@ -25,10 +26,21 @@ export function join(w: PullWorld, index: number, as = 'alice') {
   return w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/pulls/${index}/merge`, as, body: { merge_when_checks_succeed: true } });
 }
 
+const QUEUE_BRANCHES = ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/merge-queue/'];
+const branchMap = (out: string) => new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+
 /** The queue branches in the bare repository, as a CI system polling it sees them: name → commit. */
 export function queueBranches(w: PullWorld): Map<string, string> {
-  const out = execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/merge-queue/'], { encoding: 'utf8' });
-  return new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+  return branchMap(execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), ...QUEUE_BRANCHES], { encoding: 'utf8' }));
+}
+
+/**
+ * The same without blocking this process, whose event loop the service under test shares: the
+ * simulated CI read them with a synchronous git every 50 ms, which took a third of the process's CPU
+ * and, under CI load, held the worker's workflow tasks past their timeout.
+ */
+async function readQueueBranches(w: PullWorld): Promise<Map<string, string>> {
+  return branchMap(await gitOk(QUEUE_BRANCHES, { cwd: repoDiskPath(w.config, 'alice', 'widget') }));
 }
 
 export interface SimulatedCi {
@@ -52,9 +64,9 @@ export function simulateCi(w: PullWorld, o: { delayMs: number; pollMs?: number; 
     posting.add(p);
     void p.finally(() => posting.delete(p));
   };
-  const poll = setInterval(() => {
+  const poll = async () => {
     if (stopped) return;
-    for (const [branch, commit] of queueBranches(w)) {
+    for (const [branch, commit] of await readQueueBranches(w)) {
       if (seen.has(commit)) continue;
       seen.add(commit);
       const timer = setTimeout(() => {
@@ -66,12 +78,19 @@ export function simulateCi(w: PullWorld, o: { delayMs: number; pollMs?: number; 
       }, o.delayMs);
       timers.add(timer);
     }
-  }, o.pollMs ?? 50);
+  };
+  // One read at a time, the next pollMs after the last ended.
+  const polling = (async () => {
+    while (!stopped) {
+      await poll();
+      await new Promise((r) => setTimeout(r, o.pollMs ?? 50));
+    }
+  })();
   return {
     verdicts,
     async stop() {
       stopped = true;
-      clearInterval(poll);
+      await polling;
       for (const t of timers) clearTimeout(t);
       await Promise.allSettled([...posting]);
     },
