@@ -5,6 +5,7 @@ import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { runAdminCommand } from './admin.js';
 import { limitThreadYoungGenerations } from './heap-limits.js';
+import { runningAllocator } from './allocator.js';
 
 function printWhereToGo(config: Config, role: Role, temporalUi: string | undefined): void {
   const lines = [`pullhost is up (role: ${role}).`];
@@ -14,6 +15,7 @@ function printWhereToGo(config: Config, role: Role, temporalUi: string | undefin
   }
   if (temporalUi) lines.push(`  Temporal UI: ${temporalUi}`);
   lines.push(`  Data:        ${config.APP_DATA_PATH} (${config.DB_TYPE})`);
+  lines.push(runningAllocator() === 'jemalloc' ? '  Memory:      jemalloc' : '  Memory:      the system allocator (with libjemalloc2 installed, freed memory is given back sooner)');
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { SEMI_SPACE_FLAG } from '../app/heap-limits.js';
+import { allocatorEnv } from '../app/allocator.js';
 import { projectRoot, temporalCliPath } from '../app/paths.js';
 import { table } from './load.js';
 import { mergeResults, parseResults, SUMMARY_HEADING, type ResultsParts } from './results-file.js';
@@ -137,7 +138,8 @@ function runScenario(s: Scenario): Promise<Outcome> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!.toFixed(2);
   process.stdout.write(`[bench] ${s.name}: node dist/bench/${s.script}.js ${s.args.join(' ')}\n`);
-  const child = spawn(process.execPath, [...(s.nodeArgs ?? []), join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  // On the service's allocator (app/allocator.ts): some scenarios serve in their own process.
+  const child = spawn(process.execPath, [...(s.nodeArgs ?? []), join(projectRoot, 'dist', 'bench', `${s.script}.js`), ...s.args], { cwd: projectRoot, env: { ...process.env, ...allocatorEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const rss = sampleRss(child.pid ?? 0);

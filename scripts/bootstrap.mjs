@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { NODE_VERSION, ensurePinnedNode, execOnPinnedNode, pinnedNodeDir, pinnedNodeEnv, root } from './node-runtime.mjs';
 import { buildGoSdkTests } from './go-sdk-tests.mjs';
 
@@ -180,4 +181,6 @@ try {
   process.stderr.write(`[bootstrap] ${err.message}\n`);
   process.exit(1);
 }
-if (then.length > 0) execOnPinnedNode(then);
+// The service runs on the allocator it is measured with (app/allocator.ts), compiled just now.
+const serviceEnv = mode === 'start' ? (await import(pathToFileURL(join(root, 'dist', 'app', 'allocator.js')).href)).allocatorEnv() : {};
+if (then.length > 0) execOnPinnedNode(then, serviceEnv);

@@ -104,8 +104,8 @@ export function pinnedNodeEnv(extra = {}) {
  * Runs `args` (a script and its arguments) on the pinned Node and exits with its status. Ctrl-C and
  * termination signals are passed on and the child is waited for, so it can stop cleanly.
  */
-export function execOnPinnedNode(args) {
-  const child = spawn(pinnedNodeBinary(), args, { stdio: 'inherit', env: pinnedNodeEnv() });
+export function execOnPinnedNode(args, env = {}) {
+  const child = spawn(pinnedNodeBinary(), args, { stdio: 'inherit', env: { ...pinnedNodeEnv(), ...env } });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

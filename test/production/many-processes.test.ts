@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pullWorld, PASSWORD, type PullWorld } from '../pulls/fixtures.js';
 import { baseLog, openPull, refOf, waitFor } from '../merge/world.js';
 import { request, startRole, type RoleProcess } from './role-process.js';
+import { allocatorEnv } from '../../app/allocator.js';
 
 let w: PullWorld;
 let apis: RoleProcess[] = [];
@@ -29,6 +30,11 @@ t.before(async () => {
   const [started] = await Promise.all([startWorkers(2), ...apis.map((p) => p.ready)]);
   workers = started;
   alice = await w.tokenHeader('alice');
+});
+
+t.test('each process says which allocator it runs on: jemalloc where the machine has it', async (t) => {
+  const expected = allocatorEnv().LD_PRELOAD ? 'jemalloc' : 'the system allocator';
+  for (const p of [...apis, ...workers]) t.match(p.stdout(), new RegExp(`Memory: +${expected}`), `${p.role} on ${expected}`);
 });
 t.teardown(async () => {
   await Promise.all([...apis, ...workers].map((p) => p.stop()));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../../app/config.js';
 import { projectRoot } from '../../app/paths.js';
 import { freePort } from '../../app/ports.js';
+import { allocatorEnv } from '../../app/allocator.js';
 
 export interface RoleProcess {
   role: 'api' | 'worker';
@@ -32,6 +33,8 @@ function sharedEnv(config: Config): Record<string, string> {
     TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
     TEMPORAL_WORKFLOW_ID_PREFIX: config.TEMPORAL_WORKFLOW_ID_PREFIX,
     SECRET_KEY: config.SECRET_KEY, LOG_LEVEL: 'warn', POOL_MIN_THREADS: '0', HTTP_ADDR: '127.0.0.1',
+    // On the allocator `npm start` gives the service.
+    ...allocatorEnv(inherited),
   };
 }
 
