@@ -4,7 +4,7 @@
 // version or the checker's source changed. Only Node's own modules.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const GITEA_MODULE = 'code.gitea.io/gitea';
@@ -19,28 +19,42 @@ function stampOf(paths) {
   return `${GITEA_MODULE}@${GITEA_VERSION} ${createHash('sha256').update(readFileSync(paths.source)).digest('hex').slice(0, 16)}`;
 }
 
-/** The checker's path, built if needed; throws with the reason when it cannot be built. */
+/**
+ * The checker's path, built if needed; throws with the reason when it cannot be built. Test files
+ * running at once may each find it missing: each builds in a directory of its own and moves the
+ * binary, then the stamp, into place (one deleting the shared directory under another's build
+ * failed that build).
+ */
 export function buildWebhookStructsChecker({ root, go = 'go', say = () => {} }) {
   const paths = webhookStructsPaths(root);
   const stamp = stampOf(paths);
   if (existsSync(paths.binary) && existsSync(paths.stamp) && readFileSync(paths.stamp, 'utf8').trim() === stamp) return paths.binary;
-  rmSync(paths.dir, { recursive: true, force: true });
-  mkdirSync(paths.dir, { recursive: true });
-  writeFileSync(join(paths.dir, 'go.mod'), `module pullhost.invalid/webhook-structs\n\ngo 1.26\n\nrequire ${GITEA_MODULE} ${GITEA_VERSION}\n`);
-  copyFileSync(paths.source, join(paths.dir, 'main.go'));
+  const work = `${paths.dir}.build-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'go.mod'), `module pullhost.invalid/webhook-structs\n\ngo 1.26\n\nrequire ${GITEA_MODULE} ${GITEA_VERSION}\n`);
+  copyFileSync(paths.source, join(work, 'main.go'));
+  const logPath = join(work, 'build.log');
   say(`building the webhook payload checker against ${GITEA_MODULE}@${GITEA_VERSION}'s structs into .tools/webhook-structs (log: ${paths.log}).`);
-  const log = openSync(paths.log, 'w');
+  const log = openSync(logPath, 'w');
   try {
-    const result = spawnSync(go, ['build', '-o', paths.binary, '.'], {
-      cwd: paths.dir,
+    const result = spawnSync(go, ['build', '-o', join(work, 'check'), '.'], {
+      cwd: work,
       stdio: ['ignore', log, log],
       env: { ...process.env, GOPROXY: process.env.GOPROXY || 'https://proxy.golang.org', GOFLAGS: '-mod=mod -buildvcs=false' },
     });
     if (result.error) throw new Error(`${go} could not run: ${result.error.message}`);
-    if (result.status !== 0) throw new Error(`building the webhook payload checker failed with exit status ${result.status}; see ${paths.log}`);
+    if (result.status !== 0) throw new Error(`building the webhook payload checker failed with exit status ${result.status}; see ${logPath}`);
   } finally {
     closeSync(log);
   }
-  writeFileSync(paths.stamp, `${stamp}\n`);
+  mkdirSync(paths.dir, { recursive: true });
+  for (const file of ['go.mod', 'go.sum', 'main.go', 'build.log']) {
+    if (existsSync(join(work, file))) renameSync(join(work, file), join(paths.dir, file));
+  }
+  renameSync(join(work, 'check'), paths.binary);
+  writeFileSync(join(work, 'version'), `${stamp}\n`);
+  renameSync(join(work, 'version'), paths.stamp);
+  rmSync(work, { recursive: true, force: true });
   return paths.binary;
 }
