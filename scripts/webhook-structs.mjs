@@ -12,7 +12,7 @@ export const GITEA_VERSION = 'v1.26.4';
 
 export function webhookStructsPaths(root) {
   const dir = join(root, '.tools', 'webhook-structs');
-  return { dir, binary: join(dir, 'check'), stamp: join(dir, 'version'), log: join(dir, 'build.log'), source: join(root, 'scripts', 'webhook-structs', 'main.go') };
+  return { dir, binary: join(dir, 'check'), stamp: join(dir, 'version'), source: join(root, 'scripts', 'webhook-structs', 'main.go') };
 }
 
 function stampOf(paths) {
@@ -35,7 +35,7 @@ export function buildWebhookStructsChecker({ root, go = 'go', say = () => {} }) 
   writeFileSync(join(work, 'go.mod'), `module pullhost.invalid/webhook-structs\n\ngo 1.26\n\nrequire ${GITEA_MODULE} ${GITEA_VERSION}\n`);
   copyFileSync(paths.source, join(work, 'main.go'));
   const logPath = join(work, 'build.log');
-  say(`building the webhook payload checker against ${GITEA_MODULE}@${GITEA_VERSION}'s structs into .tools/webhook-structs (log: ${paths.log}).`);
+  say(`building the webhook payload checker against ${GITEA_MODULE}@${GITEA_VERSION}'s structs into .tools/webhook-structs (log: ${logPath}).`);
   const log = openSync(logPath, 'w');
   try {
     const result = spawnSync(go, ['build', '-o', join(work, 'check'), '.'], {
@@ -49,9 +49,6 @@ export function buildWebhookStructsChecker({ root, go = 'go', say = () => {} }) 
     closeSync(log);
   }
   mkdirSync(paths.dir, { recursive: true });
-  for (const file of ['go.mod', 'go.sum', 'main.go', 'build.log']) {
-    if (existsSync(join(work, file))) renameSync(join(work, file), join(paths.dir, file));
-  }
   renameSync(join(work, 'check'), paths.binary);
   writeFileSync(join(work, 'version'), `${stamp}\n`);
   renameSync(join(work, 'version'), paths.stamp);
