@@ -234,8 +234,8 @@ export function deliveriesStore(db: Knex) {
       return Number(row?.n ?? 0);
     },
     /**
-     * Counts the attempts of a batch before they are made: a worker that dies during one leaves it
-     * counted (and those of the batch it never reached, which saveOutcomes would have put back).
+     * Counts attempts before they are made: a worker that dies during one leaves it counted (and
+     * those of the claimed deliveries it never reached, which saveOutcomes would have put back).
      */
     async claim(ids: number[], nowMs: number, trx: Knex = db): Promise<void> {
       if (ids.length === 0) return;

@@ -1,6 +1,7 @@
 // Delivers one hook's pending deliveries in the order their events happened, one request at a time:
-// a batch is claimed (its attempts counted) in one statement, sent, and its outcomes written in one
-// more, so a burst costs two writes per fifty deliveries rather than two per delivery. A worker that
+// a batch is claimed (its attempts counted; the first delivery alone, the rest once it is answered),
+// sent, and its outcomes written in one more statement, so a burst costs three writes per fifty
+// deliveries rather than two per delivery. A worker that
 // dies in between leaves the batch pending: what it sent is sent again with the same delivery id.
 import type { Knex } from 'knex';
 import { openSecret } from '../core/auth/secret-box.js';
@@ -88,11 +89,15 @@ export async function deliverHook(deps: DeliverDeps, hookId: number): Promise<De
       const firstLater = batch.findIndex((d) => d.next_attempt_ms > now);
       const due = firstLater < 0 ? batch : batch.slice(0, firstLater);
       if (due.length === 0) return { hookGone: false, more: false, nextDueMs: batch[0]!.next_attempt_ms };
-      await store.claim(due.map((d) => d.id), now);
+      // The first delivery is claimed alone: a receiver that fails it (down, slow) ends the round
+      // there, and the deliveries behind it must not show attempts they never got. Once it is
+      // answered, the rest of the batch is claimed in one statement.
+      await store.claim([due[0]!.id], now);
       const payloads = await hookEventsStore(deps.db).payloadsOf(due.map((d) => d.event_id));
       const settled: DeliveryRow[] = [];
       let stop: Omit<DeliveryRound, 'memo'> | null = null;
       for (const d of due) {
+        if (settled.length === 1) await store.claim(due.slice(1).map((later) => later.id), Date.now());
         const payload = payloads.get(d.event_id);
         let row: DeliveryRow;
         if (payload === undefined) {

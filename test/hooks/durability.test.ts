@@ -76,6 +76,32 @@ t.test('a receiver that is down and comes back gets every event, in order, each 
   await setActive(hook, false);
 });
 
+t.test('deliveries waiting behind a failing one show no attempt they did not get', async (t) => {
+  const hook = await makeHook(healthy.url);
+  let released = false;
+  // Each attempt of the first delivery is in flight for 400 ms, then refused, until released.
+  healthy.answer = () => (released ? { status: 200, body: 'ok' } : { status: 503, delayMs: 400, body: 'busy' });
+  for (const n of [1, 2, 3]) await comment(`queued ${n}`);
+  await until(hook, (ds) => ds.length === 3);
+  // Several retries of the first delivery, read every 50 ms: those behind it were never sent.
+  let countedAhead = 0;
+  let head: Delivery | undefined;
+  const watchUntil = Date.now() + 2_500;
+  while (Date.now() < watchUntil || ((head?.attempts ?? 0) < 2 && Date.now() < watchUntil + 10_000)) {
+    const ds = (await deliveries(hook)).sort((a, b) => a.id - b.id);
+    head = ds[0];
+    countedAhead = Math.max(countedAhead, ...ds.slice(1).map((d) => d.attempts));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.ok(head!.attempts >= 2, `the first delivery was retried (${head!.attempts} attempts)`);
+  t.equal(countedAhead, 0, 'the deliveries behind it showed no attempt meanwhile');
+  released = true;
+  const done = await until(hook, (ds) => ds.length === 3 && ds.every((d) => d.status === 'delivered'));
+  t.same(done.sort((a, b) => a.id - b.id).slice(1).map((d) => d.attempts), [1, 1], 'each of them was sent once');
+  healthy.answer = () => ({ status: 200, body: 'ok' });
+  await setActive(hook, false);
+});
+
 t.test('5xx and 429 are retried with the same delivery id; another 4xx fails at once', async (t) => {
   const hook = await makeHook(healthy.url);
   const statuses = [503, 429, 200];
