@@ -15,7 +15,9 @@ export type PoolTask =
   | { kind: 'render'; request: RenderRequest }
   | { kind: 'scanReferences'; text: string; context: string; limit: number; appUrl: string }
   | { kind: 'parseDiff'; text: string; maxLines: number; maxLineCharacters: number }
-  | { kind: 'parseJson'; body: Uint8Array };
+  | { kind: 'parseJson'; body: Uint8Array }
+  /** Nothing: submitted so that Piscina starts a thread for the tasks waiting in its queue (pool.ts). */
+  | { kind: 'wake' };
 
 /** A JSON request body parsed in the pool; `ok` false when it is not JSON or sets a prototype. */
 export type ParsedJson = { ok: true; value: unknown } | { ok: false };
@@ -25,7 +27,7 @@ export type RenderedBody = { ok: true; html: Uint8Array } | Extract<RenderResult
 
 export type PoolTaskResult<K extends PoolTask['kind']> =
   K extends 'render' ? RenderedBody : K extends 'scanReferences' ? ReferenceCandidates : K extends 'parseJson' ? ParsedJson
-    : ReturnType<typeof parseUnifiedDiff>;
+    : K extends 'wake' ? null : ReturnType<typeof parseUnifiedDiff>;
 
 const utf8 = new TextEncoder();
 
@@ -67,6 +69,8 @@ export default function runTask(task: PoolTask): unknown {
       return extractReferenceCandidates(task.text, task.context, task.limit, task.appUrl);
     case 'parseJson':
       return parseJsonBody(task.body);
+    case 'wake':
+      return null;
     case 'parseDiff':
       return parseUnifiedDiff(task.text, { maxLines: task.maxLines, maxLineCharacters: task.maxLineCharacters });
     default:

@@ -74,12 +74,22 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     },
   };
 
+  /**
+   * A running task that is aborted (its client left, its deadline passed) ends its thread, and
+   * Piscina replaces threads only up to POOL_MIN_THREADS: tasks still queued then waited for the
+   * next request, or for their own deadline and a 422. A trivial task makes Piscina start a thread.
+   */
+  function wakeQueuedTasks(): void {
+    if (piscina.queueSize > 0 && piscina.threads.length < s.POOL_MAX_THREADS) piscina.run({ kind: 'wake' } satisfies PoolTask).catch(() => {});
+  }
+
   async function runWithDeadline<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {
     const timeout = AbortSignal.timeout(s.POOL_TASK_TIMEOUT_MS);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       return (await piscina.run(task, { signal: combined })) as T;
     } catch (err) {
+      wakeQueuedTasks();
       if (timeout.aborted) {
         throw new ServiceError(422, `rendering took longer than ${s.POOL_TASK_TIMEOUT_MS} ms and was stopped; the input is too large or too complex`);
       }

@@ -51,6 +51,23 @@ t.test('a pool of at least no threads starts one for its first task', async (t) 
   t.equal(pool.stats().threads, 1, 'one thread once there was work');
 });
 
+t.test('tasks queued behind an aborted one still run when it took the last thread', async (t) => {
+  const pool = createTaskPool({ POOL_MIN_THREADS: 0, POOL_MAX_THREADS: 1, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 5_000 });
+  t.teardown(() => pool.destroy());
+  const parse = () => pool.run<ParsedJson>({ kind: 'parseJson', body: Buffer.from('{"a":1}') });
+  await parse(); // the thread is up and idle
+  const client = new AbortController();
+  const text = '- item with **bold** and [a link](https://example.com/x)\n'.repeat(40_000);
+  const running = pool.run({ kind: 'render', request: request({ text }) }, client.signal);
+  const queued = parse();
+  await new Promise((r) => setTimeout(r, 100));
+  client.abort(); // its client left: Piscina ends the thread the render runs on
+  t.equal(await running.then(() => 200, (err: { status?: number }) => err.status), 499, 'the aborted render answers 499');
+  const started = Date.now();
+  t.same(await queued, { ok: true, value: { a: 1 } }, 'the queued task ran (no 422 at its deadline)');
+  t.ok(Date.now() - started < 4_000, `and soon (${Date.now() - started} ms), not at its deadline`);
+});
+
 t.test('JSON bodies parse in the pool as Fastify parses them', async (t) => {
   const pool = createTaskPool({ POOL_MIN_THREADS: 1, POOL_MAX_THREADS: 1, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 10_000 });
   t.teardown(() => pool.destroy());
