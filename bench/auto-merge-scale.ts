@@ -11,6 +11,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { branchRef, gitOk, resolveRef } from '../git/index.js';
 import { percentile, startBenchWorld, type BenchWorld, type CpuSeconds } from './world.js';
 import { table } from './load.js';
@@ -19,6 +20,7 @@ const N = Number(process.argv[2] ?? 100);
 const BASES = Number(process.argv[3] ?? 1);
 /** The setting README recommends for a thousand waiting pull requests per worker. */
 const MAX_CACHED_WORKFLOWS = 250;
+const EventType = proto.temporal.api.enums.v1.EventType;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const who = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com'];
 
@@ -56,13 +58,25 @@ async function serviceWork(w: BenchWorld): Promise<{ statements: number; git: nu
   return { statements: await w.serviceStatements(), git: await w.serviceGitCommands() };
 }
 
-/** History events of every workflow run in the namespace (pull requests' and others'), as the server lists them. */
-async function historyEvents(w: BenchWorld): Promise<number> {
+/** History events of every workflow run in the namespace (pull requests' and others'), by event type. */
+async function historyEvents(w: BenchWorld): Promise<{ total: number; byType: Map<string, number> }> {
   const connection = await Connection.connect({ address: w.config.TEMPORAL_ADDRESS });
   try {
-    let events = 0;
-    for await (const run of new Client({ connection, namespace: w.config.TEMPORAL_NAMESPACE }).workflow.list()) events += run.historyLength;
-    return events;
+    const client = new Client({ connection, namespace: w.config.TEMPORAL_NAMESPACE });
+    const runs: Array<{ workflowId: string; runId: string }> = [];
+    for await (const run of client.workflow.list()) runs.push(run);
+    const byType = new Map<string, number>();
+    let total = 0;
+    // After the measurement: eight histories at a time keep this to seconds for a thousand runs.
+    await spread(runs, 8, async (run) => {
+      const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+      for (const event of history.events ?? []) {
+        const type = EventType[event.eventType ?? 0]?.replace(/^EVENT_TYPE_/, '') ?? String(event.eventType);
+        byType.set(type, (byType.get(type) ?? 0) + 1);
+        total++;
+      }
+    });
+    return { total, byType };
   } finally {
     await connection.close();
   }
@@ -201,7 +215,8 @@ async function main() {
       ['**ratio to the floor**', `${round(allMerged / floor)}×`],
       ['base moves (compare-and-swap of main)', baseMoves || 'not counted (no pullhost_base_moves_total)'],
       ['CPU seconds during the burst: service / its git / Temporal / MariaDB / benchmark', `${cpu('service')} / ${cpu('git')} / ${cpu('temporal')} / ${cpu('mariadb')} / ${cpu('bench')}`],
-      ['Temporal history events per pull request, its whole life (creation, scheduling, merge)', round(events / merges, 1)],
+      ['Temporal history events per pull request, its whole life (creation, scheduling, merge)', round(events.total / merges, 1)],
+      ['  of which, per pull request', [...events.byType].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([type, n]) => `${type.toLowerCase()} ${round(n / merges, 1)}`).join(', ')],
       ['service database statements during the burst, per merge', round(statements / merges, 1)],
       ['service git processes during the burst, per merge', round(gitCommands / merges, 1)],
       ['service git processes during the burst, per base move', baseMoves ? round(gitCommands / baseMoves, 1) : '-'],
