@@ -1,8 +1,8 @@
 // Delivers one hook's pending deliveries in the order their events happened, one request at a time:
 // a batch is claimed (its attempts counted; the first delivery alone, the rest once it is answered),
 // sent, and its outcomes written in one more statement, so a burst costs three writes per fifty
-// deliveries rather than two per delivery. A worker that
-// dies in between leaves the batch pending: what it sent is sent again with the same delivery id.
+// deliveries rather than two per delivery. A worker that dies in between leaves the batch pending:
+// what it sent is sent again with the same delivery id.
 import type { Knex } from 'knex';
 import { openSecret } from '../core/auth/secret-box.js';
 import { faultPoint } from '../core/fault-points.js';
