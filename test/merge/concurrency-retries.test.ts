@@ -5,7 +5,8 @@
 // sends each again, so every request still gets the answer for the state it finds.
 // Through HTTP the requests reach Temporal only as fast as the routes' SQLite reads let them, so
 // whether they overflow it depends on the machine's load; the last rounds send 40 updates at once
-// straight from the API's client to a running workflow, which overflows the server.
+// straight from the API's client to a running workflow, which overflows the server on two cores
+// (on one, the HTTP rounds do and the bursts do not).
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { pullWorld } from '../pulls/fixtures.js';
@@ -57,5 +58,7 @@ t.test('50 identical merges past the server\'s in-flight limit: retried, one mer
     t.equal(baseLog(w, `${before}..refs/heads/main`, 100).filter((c) => c.subject.startsWith('Merge pull request')).length, 1, `burst ${burst}: one merge commit`);
   }
   t.comment(`attempts sent again: ${JSON.stringify(client.retried)}; by the bursts: ${sentAgain() - sentAgainBefore}`);
-  t.ok(sentAgain() > sentAgainBefore, 'the server refused a burst\'s updates past its limit, and they were sent again');
+  // On one core the rounds through HTTP overflow the server and the bursts do not (two CI runs
+  // pinned to a core each): what must hold is that the retries were exercised, by either.
+  t.ok(sentAgain() > 0, 'the server refused updates past its limit (in the rounds or the bursts), and they were sent again');
 });
