@@ -73,8 +73,12 @@ class HeadingIds {
   }
 }
 
+/** One set per document: the rule runs once per slice of blocks (block-chunks.ts), all sharing `env`. */
+const idsByDocument = new WeakMap<object, HeadingIds>();
+
 function headingIdRule(state: StateCore): void {
-  const ids = new HeadingIds();
+  let ids = idsByDocument.get(state.env);
+  if (!ids) idsByDocument.set(state.env, (ids = new HeadingIds()));
   const tokens = state.tokens;
   for (let i = 0; i + 1 < tokens.length; i++) {
     if (tokens[i]!.type !== 'heading_open') continue;

@@ -1,5 +1,6 @@
 // The markdown-it set-up: GitHub-flavoured markdown with Gitea's extensions, built once per worker.
 import MarkdownIt from 'markdown-it';
+import { type SlicedParser, slicedParser } from './block-chunks.js';
 import type { StateCore } from 'markdown-it';
 import type LinkifyIt from 'linkify-it';
 import { headingIdsPlugin } from './heading-ids.js';
@@ -7,7 +8,7 @@ import { linkTargetsPlugin } from './link-targets.js';
 import type { RenderEnv } from './markdown-env.js';
 import { referenceLinksPlugin } from './reference-links.js';
 import { taskListsPlugin } from './task-lists.js';
-import { type RenderedMarkdown, renderTrustedBlocks, trustedOutputPlugin } from './trusted-blocks.js';
+import { type RenderedMarkdown, TrustedBlockRenderer, trustedOutputPlugin } from './trusted-blocks.js';
 import { wikiLinksPlugin } from './wiki-links.js';
 
 /**
@@ -40,7 +41,10 @@ function tableAlignmentRule(state: StateCore): void {
   }
 }
 
-function createMarkdown(breaks: boolean, html: boolean): MarkdownIt {
+type Markdown = { md: MarkdownIt; parseInSlices: SlicedParser };
+
+/** Exported for tests, which compare the sliced rendering with markdown-it's own over one token list. */
+export function createMarkdown(breaks: boolean, html: boolean): Markdown {
   const md = new MarkdownIt('default', { html, linkify: true, breaks, xhtmlOut: true, typographer: false });
   // markdown-it reads maxNesting from its options; the type definitions leave it out.
   Object.assign(md.options, { maxNesting: MAX_NESTING });
@@ -55,7 +59,7 @@ function createMarkdown(breaks: boolean, html: boolean): MarkdownIt {
   md.use(linkTargetsPlugin);
   md.core.ruler.push('table_alignment', tableAlignmentRule);
   md.use(trustedOutputPlugin);
-  return md;
+  return { md, parseInSlices: slicedParser(md) };
 }
 
 // Comments turn single line breaks into <br>; documents, wikis and raw markdown keep them soft.
@@ -71,6 +75,8 @@ const renderers = {
  */
 export function renderMarkdown(text: string, env: RenderEnv, allowRawHtml = true): RenderedMarkdown {
   const pair = env.flavour === 'comment' ? renderers.comment : renderers.document;
-  const md = allowRawHtml ? pair.withHtml : pair.textOnly;
-  return renderTrustedBlocks(md, md.parse(text, env), env);
+  const { md, parseInSlices } = allowRawHtml ? pair.withHtml : pair.textOnly;
+  const renderer = new TrustedBlockRenderer(md, env);
+  parseInSlices(text, env, (tokens) => renderer.add(tokens));
+  return renderer.finish();
 }

@@ -44,10 +44,24 @@ function lineStarts(src: string): number[] {
   return starts;
 }
 
+/**
+ * Line starts and byte offsets of one document, made on its first checkbox and kept for the slices of
+ * blocks after it (block-chunks.ts), which all share `env` and the source.
+ */
+type SourcePositions = { starts: number[]; offsets: SourceByteOffsets };
+const positionsByDocument = new WeakMap<object, SourcePositions>();
+
+function sourcePositions(state: StateCore): SourcePositions {
+  let positions = positionsByDocument.get(state.env);
+  if (!positions) {
+    positions = { starts: lineStarts(state.src), offsets: new SourceByteOffsets((state.env as RenderEnv).originalText) };
+    positionsByDocument.set(state.env, positions);
+  }
+  return positions;
+}
+
 function taskListRule(state: StateCore): void {
   const tokens = state.tokens;
-  let starts: number[] | null = null;
-  let offsets: SourceByteOffsets | null = null;
   for (let i = 2; i < tokens.length; i++) {
     const inline = tokens[i]!;
     if (inline.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i - 2]!.type !== 'list_item_open') continue;
@@ -56,8 +70,7 @@ function taskListRule(state: StateCore): void {
     const marker = TASK_MARKER.exec(first.content);
     if (!marker) continue;
 
-    starts ??= lineStarts(state.src);
-    offsets ??= new SourceByteOffsets((state.env as RenderEnv).originalText);
+    const { starts, offsets } = sourcePositions(state);
     const bracket = state.src.indexOf('[', starts[inline.map[0]] ?? 0);
     const position = offsets.at(bracket < 0 ? 0 : bracket);
     const checked = marker[1] === 'x' || marker[1] === 'X';

@@ -94,7 +94,7 @@ function blockEnd(tokens: Token[], start: number): number {
   return tokens.length;
 }
 
-/** markdown-it's Renderer.render over a range; rules still see the whole token list around them. */
+/** markdown-it's Renderer.render over a range; rules still see the slice's tokens around them. */
 function renderRange(md: MarkdownIt, tokens: Token[], start: number, end: number, options: Options, env: unknown): string {
   const { rules } = md.renderer;
   let html = '';
@@ -108,30 +108,46 @@ function renderRange(md: MarkdownIt, tokens: Token[], start: number, end: number
   return html;
 }
 
+type RenderedBlock = { tag: string | null; html: string; rawHtml: boolean };
+
 /**
- * Renders parsed markdown. Without raw HTML the result is final. With it, every top-level block free
- * of raw HTML is rendered apart and stands in the sanitiser's input as `<tag>marker+n</tag>`: the same
- * outer element, so raw elements left open around it are closed (or not) exactly as around the real
- * block, and a random marker the source cannot contain.
+ * Renders parsed markdown, one slice of top-level blocks at a time (block-chunks.ts). Without raw
+ * HTML the result is final. With it, every top-level block free of raw HTML stands in the sanitiser's
+ * input as `<tag>marker+n</tag>`: the same outer element, so raw elements left open around it are
+ * closed (or not) exactly as around the real block, and a random marker the source cannot contain.
  */
-export function renderTrustedBlocks(md: MarkdownIt, tokens: Token[], env: unknown): RenderedMarkdown {
-  if (!holdsRawHtml(tokens, 0, tokens.length)) return { rawHtml: false, html: md.renderer.render(tokens, md.options, env) };
-  const marker = `trusted-${randomBytes(12).toString('hex')}-`;
-  const blocks: TrustedBlock[] = [];
-  let skeleton = '';
-  for (let start = 0; start < tokens.length;) {
-    const end = blockEnd(tokens, start);
-    const html = renderRange(md, tokens, start, end, md.options, env);
-    const tag = placeholderTag(tokens[start]!);
-    if (tag && !holdsRawHtml(tokens, start, end)) {
-      skeleton += `<${tag}>${marker}${blocks.length}</${tag}>`;
-      blocks.push({ tag, html });
-    } else {
-      skeleton += html;
+export class TrustedBlockRenderer {
+  private readonly rendered: RenderedBlock[] = [];
+  private rawHtml = false;
+
+  constructor(private readonly md: MarkdownIt, private readonly env: unknown) {}
+
+  /** Renders complete top-level blocks; their tokens are not needed afterwards. */
+  add(tokens: Token[]): void {
+    for (let start = 0; start < tokens.length;) {
+      const end = blockEnd(tokens, start);
+      const rawHtml = holdsRawHtml(tokens, start, end);
+      this.rawHtml ||= rawHtml;
+      this.rendered.push({ tag: placeholderTag(tokens[start]!), html: renderRange(this.md, tokens, start, end, this.md.options, this.env), rawHtml });
+      start = end;
     }
-    start = end;
   }
-  return { rawHtml: true, skeleton, marker, blocks };
+
+  finish(): RenderedMarkdown {
+    if (!this.rawHtml) return { rawHtml: false, html: this.rendered.map((block) => block.html).join('') };
+    const marker = `trusted-${randomBytes(12).toString('hex')}-`;
+    const blocks: TrustedBlock[] = [];
+    let skeleton = '';
+    for (const { tag, html, rawHtml } of this.rendered) {
+      if (tag && !rawHtml) {
+        skeleton += `<${tag}>${marker}${blocks.length}</${tag}>`;
+        blocks.push({ tag, html });
+      } else {
+        skeleton += html;
+      }
+    }
+    return { rawHtml: true, skeleton, marker, blocks };
+  }
 }
 
 /** The rendered document as one string of unsanitised HTML, trusted blocks back in their places. */
