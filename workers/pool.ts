@@ -10,6 +10,7 @@ export interface PoolSettings {
   POOL_MAX_QUEUE: number;
   POOL_TASK_TIMEOUT_MS: number;
   POOL_IDLE_TIMEOUT_MS?: number;
+  POOL_THREAD_HEAP_MIB?: number;
 }
 
 export interface TaskPool {
@@ -34,6 +35,10 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     // Workers run compiled JavaScript: they need none of the parent's loaders (test hooks, tsx),
     // which would slow every thread's start.
     execArgv: [],
+    // Beyond bounding a task, the limit sets how V8 grows the heap: under the default (a share of the
+    // machine's memory) a thread rendering 500 KB documents let garbage reach about 95 MiB before a
+    // full collection; under 1,024 MiB, about 57 for the same work (bench/RESULTS.md).
+    resourceLimits: { maxOldGenerationSizeMb: s.POOL_THREAD_HEAP_MIB ?? 1024 },
   });
   // A worker that fails to start must not take the process down; the task that needed it fails.
   piscina.on('error', (err: Error) => {
@@ -94,6 +99,9 @@ export function createTaskPool(s: PoolSettings): TaskPool {
         throw new ServiceError(422, `rendering took longer than ${s.POOL_TASK_TIMEOUT_MS} ms and was stopped; the input is too large or too complex`);
       }
       if (signal?.aborted) throw new ServiceError(499, 'client closed request');
+      if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new ServiceError(422, 'rendering needed more memory than a pool thread may use and was stopped; the input is too large or too complex');
+      }
       if (String((err as Error).message).includes('queue is at limit')) {
         throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
       }

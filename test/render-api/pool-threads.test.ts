@@ -98,3 +98,15 @@ t.test('large and small JSON bodies get the same answers', async (t) => {
   t.equal(document.statusCode, 200);
   t.equal(document.body, `<p>${'<em>x</em> '.repeat(49_999)}<em>x</em></p>\n`);
 });
+
+t.test('a render that outgrows the thread heap limit is a 422 and the pool goes on', async (t) => {
+  const { app } = await startTestServices(t, { dbType: 'sqlite3', env: { MARKUP_BODY_LIMIT: String(4 << 20), POOL_THREAD_HEAP_MIB: '24', POOL_MAX_THREADS: '1' } });
+  const render = (text: string) => app.inject({ method: 'POST', url: '/api/v1/markdown', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ Mode: 'gfm', Text: text }) });
+  // One paragraph of 150,000 emphasised words: its tokens alone need far more than 24 MiB.
+  const huge = await render('*x* '.repeat(150_000));
+  t.equal(huge.statusCode, 422, huge.body.slice(0, 200));
+  t.match(huge.json(), { message: /more memory than a pool thread may use/ });
+  const small = await render('*still* here');
+  t.equal(small.statusCode, 200);
+  t.equal(small.body, '<p><em>still</em> here</p>\n');
+});
