@@ -8,18 +8,48 @@ export class ConcurrencyLimit {
   constructor(private readonly size: number) {}
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active < this.size) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its slot over
+    const release = await this.acquire();
     try {
       return await fn();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
+      release();
     }
   }
 
-  /** Holders and waiters right now (tests). */
+  /**
+   * A slot, held until the returned function is called (a second call does nothing). An abort of
+   * `signal` while waiting gives up the place in the queue and rejects with the signal's reason.
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
+    if (this.active < this.size) {
+      this.active++;
+    } else {
+      // The releaser hands its slot over: `active` stays as it is.
+      await new Promise<void>((resolve, reject) => {
+        const admitted = () => {
+          signal?.removeEventListener('abort', gaveUp);
+          resolve();
+        };
+        const gaveUp = () => {
+          this.waiting.splice(this.waiting.indexOf(admitted), 1);
+          reject(signal!.reason);
+        };
+        signal?.addEventListener('abort', gaveUp, { once: true });
+        this.waiting.push(admitted);
+      });
+    }
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+
+  /** Holders and waiters right now. */
   get load(): { active: number; waiting: number } {
     return { active: this.active, waiting: this.waiting.length };
   }

@@ -7,8 +7,16 @@ import { renderDocument } from '../../workers/markup/render.js';
 import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
 import { goJsonParser, malformedJsonBody } from '../plugins/decoding.js';
+import { admitLargeBodies } from '../body-admission.js';
 
 const INLINE_SCAN_LIMIT = 4 * 1024;
+/**
+ * JSON bodies larger than this are parsed in the pool, and the parsed bodies come back as fast as
+ * the pool gets through them. Parsed on the event loop, 64 connections sending 500 KB documents at
+ * once meant 64 parses of about 2 ms each, all due in the same turn of the loop. Bodies larger than
+ * this are also read only a few at a time (body-admission.ts).
+ */
+const INLINE_JSON_LIMIT = 64 * 1024;
 /**
  * Documents up to this size are rendered on the event loop when every pool thread is busy (about a
  * millisecond each): the main thread otherwise idles while requests wait for a thread, and the
@@ -68,6 +76,11 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 
 export async function markupRoutes(app: FastifyInstance): Promise<void> {
   const { config, db, pool } = app.services;
+  // Two large documents per pool thread: one rendering, the next read and scanned meanwhile.
+  admitLargeBodies(app, {
+    largeBytes: INLINE_JSON_LIMIT, slots: 2 * config.POOL_MAX_THREADS, maxWaiting: config.POOL_MAX_QUEUE,
+    minBytesPerSecond: 64 * 1024, graceMs: 5_000, bodyLimit: config.MARKUP_BODY_LIMIT,
+  });
 
   async function render(request: FastifyRequest, reply: FastifyReply, input: Omit<RenderRequest, 'mentionable' | 'issues' | 'appUrl'>) {
     if (input.text === '') return reply.code(200).type('text/html; charset=utf-8').send('');
@@ -90,12 +103,6 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(200).type('text/html; charset=utf-8').send(Buffer.from(result.html.buffer, result.html.byteOffset, result.html.byteLength));
   }
 
-  /**
-   * JSON bodies larger than this are parsed in the pool, and the parsed bodies come back as fast as
-   * the pool gets through them. Parsed on the event loop, 64 connections sending 500 KB documents at
-   * once meant 64 parses of about 2 ms each, all due in the same turn of the loop.
-   */
-  const INLINE_JSON_LIMIT = 64 * 1024;
   const parseJsonInline = goJsonParser(app.getDefaultJsonParser('error', 'error') as never);
   async function parseJsonBody(request: FastifyRequest, body: Buffer): Promise<unknown> {
     if (body.length <= INLINE_JSON_LIMIT || body.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) {
