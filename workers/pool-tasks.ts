@@ -1,6 +1,7 @@
 // Runs inside the pool's worker threads: one entry point dispatching on the task kind.
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { RenderStopped } from './markup/block-chunks.js';
 import { renderDocument } from './markup/render.js';
 import { extractReferenceCandidates, type ReferenceCandidates } from './markup/references.js';
 import type { RenderRequest, RenderResult } from './markup/types.js';
@@ -12,11 +13,12 @@ import { lowerThisThreadPriority } from './thread-priority.js';
 if (!isMainThread) lowerThisThreadPriority();
 
 export type PoolTask =
-  | { kind: 'render'; request: RenderRequest }
+  /** `stop`: set to 1 by the main thread when the client leaves (a SharedArrayBuffer cell; pool.ts). */
+  | { kind: 'render'; request: RenderRequest; stop?: Int32Array }
   | { kind: 'scanReferences'; text: string; context: string; limit: number; appUrl: string }
   | { kind: 'parseDiff'; text: string; maxLines: number; maxLineCharacters: number }
   | { kind: 'parseJson'; body: Uint8Array }
-  /** Nothing: submitted so that Piscina starts a thread for the tasks waiting in its queue (pool.ts). */
+  /** Submitted so that Piscina starts a thread for the tasks waiting in its queue (pool.ts); answers the thread's id. */
   | { kind: 'wake' };
 
 /** A JSON request body parsed in the pool; `ok` false when it is not JSON or sets a prototype. */
@@ -27,7 +29,7 @@ export type RenderedBody = { ok: true; html: Uint8Array } | Extract<RenderResult
 
 export type PoolTaskResult<K extends PoolTask['kind']> =
   K extends 'render' ? RenderedBody : K extends 'scanReferences' ? ReferenceCandidates : K extends 'parseJson' ? ParsedJson
-    : K extends 'wake' ? null : ReturnType<typeof parseUnifiedDiff>;
+    : K extends 'wake' ? number : ReturnType<typeof parseUnifiedDiff>;
 
 const utf8 = new TextEncoder();
 
@@ -61,16 +63,28 @@ function parseJsonBody(body: Uint8Array): ParsedJson {
   }
 }
 
+/** The render, or null when its client left first (checked between slices of the document). */
+function renderUnlessStopped(task: Extract<PoolTask, { kind: 'render' }>): unknown {
+  const stop = task.stop;
+  if (stop && Atomics.load(stop, 0) === 1) return null;
+  try {
+    return movedToMainThread(renderDocument(task.request, stop ? () => Atomics.load(stop, 0) === 1 : undefined));
+  } catch (err) {
+    if (err instanceof RenderStopped) return null;
+    throw err;
+  }
+}
+
 export default function runTask(task: PoolTask): unknown {
   switch (task.kind) {
     case 'render':
-      return movedToMainThread(renderDocument(task.request));
+      return renderUnlessStopped(task);
     case 'scanReferences':
       return extractReferenceCandidates(task.text, task.context, task.limit, task.appUrl);
     case 'parseJson':
       return parseJsonBody(task.body);
     case 'wake':
-      return null;
+      return threadId;
     case 'parseDiff':
       return parseUnifiedDiff(task.text, { maxLines: task.maxLines, maxLineCharacters: task.maxLineCharacters });
     default:

@@ -88,12 +88,24 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     if (piscina.queueSize > 0 && piscina.threads.length < s.POOL_MAX_THREADS) piscina.run({ kind: 'wake' } satisfies PoolTask).catch(() => {});
   }
 
+  /**
+   * The deadline stops runaway work the hard way: Piscina ends the thread. A client that leaves does
+   * not: a render is asked to stop through a shared cell it reads between slices of the document, and
+   * other tasks (linear scans) finish. Ending a thread per departed client made Piscina start new
+   * ones while the old heaps were still resident: 64 clients leaving at once added 90 MiB.
+   */
   async function runWithDeadline<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new ServiceError(499, 'client closed request');
     const timeout = AbortSignal.timeout(s.POOL_TASK_TIMEOUT_MS);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const stop = task.kind === 'render' ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    const askToStop = () => { if (stop) Atomics.store(stop, 0, 1); };
+    signal?.addEventListener('abort', askToStop, { once: true });
     try {
-      return (await piscina.run(task, { signal: combined })) as T;
+      const result = (await piscina.run(stop ? { ...task, stop } : task, { signal: timeout })) as T;
+      if (signal?.aborted) throw new ServiceError(499, 'client closed request');
+      return result;
     } catch (err) {
+      if (err instanceof ServiceError) throw err;
       wakeQueuedTasks();
       if (timeout.aborted) {
         throw new ServiceError(422, `rendering took longer than ${s.POOL_TASK_TIMEOUT_MS} ms and was stopped; the input is too large or too complex`);
@@ -106,6 +118,8 @@ export function createTaskPool(s: PoolSettings): TaskPool {
         throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
       }
       throw err;
+    } finally {
+      signal?.removeEventListener('abort', askToStop);
     }
   }
 }

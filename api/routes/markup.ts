@@ -66,6 +66,8 @@ const JSON_ROUTES = [
 /** Aborts the render when the client goes away, so no worker keeps working for nobody. */
 function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
+  // A client that left while its body waited unread (body-admission.ts) is seen only once it is read.
+  if (reply.raw.destroyed) controller.abort();
   // One listener per response (not per keep-alive socket): it fires when the response ends or the
   // connection drops first.
   reply.raw.once('close', () => {

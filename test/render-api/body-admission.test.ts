@@ -75,3 +75,22 @@ t.test('a client that leaves while waiting gives up its place', async (t) => {
   t.same(answers.map((a) => a.statusCode), [200, 200]);
   t.ok(Date.now() - started < 4_000, `rendered in ${Date.now() - started} ms`);
 });
+
+t.test('a body whose client left while it waited is read, but neither scanned nor rendered', async (t) => {
+  const { baseUrl, pool } = await startTestServices(t, { dbType: 'sqlite3', listen: true, env: { POOL_MAX_THREADS: '1' } });
+  const port = Number(new URL(baseUrl).port);
+  const holders = await Promise.all([stalledUpload(port, 100_000), stalledUpload(port, 100_000)]);
+  const completedBefore = pool.stats().completed;
+  // The whole request, then the client closes its side: the server sees that only after the body.
+  const body = JSON.stringify({ Text: 'y '.repeat(800_000) });
+  const gone = createConnection({ host: '127.0.0.1', port }, () => {
+    gone.end(`POST /api/v1/markdown HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  });
+  gone.on('error', () => {});
+  await new Promise((r) => setTimeout(r, 300));
+  for (const holder of holders) holder.destroy();
+  await closed(gone);
+  await new Promise((r) => setTimeout(r, 500));
+  const ran = pool.stats().completed - completedBefore;
+  t.ok(ran <= 1, `${ran} pool tasks ran for it: at most its JSON parse, which may start before the close is seen`);
+});

@@ -110,3 +110,22 @@ t.test('a render that outgrows the thread heap limit is a 422 and the pool goes 
   t.equal(small.statusCode, 200);
   t.equal(small.body, '<p><em>still</em> here</p>\n');
 });
+
+t.test('a render whose client leaves stops between slices, and its thread lives on', async (t) => {
+  const pool = createTaskPool({ POOL_MIN_THREADS: 1, POOL_MAX_THREADS: 1, POOL_MAX_QUEUE: 4, POOL_TASK_TIMEOUT_MS: 60_000 });
+  t.teardown(() => pool.destroy());
+  const thread = await pool.run<number>({ kind: 'wake' });
+  const text = 'A paragraph with *emphasis* and [a link](https://example.com/x).\n\n'.repeat(60_000);
+  const startedWhole = Date.now();
+  await pool.run({ kind: 'render', request: request({ text }) });
+  const whole = Date.now() - startedWhole;
+
+  const client = new AbortController();
+  const started = Date.now();
+  const running = pool.run({ kind: 'render', request: request({ text }) }, client.signal);
+  setTimeout(() => client.abort(), whole / 4);
+  t.equal(await running.then(() => 200, (err: { status?: number }) => err.status), 499, 'the render answers 499');
+  const stoppedAfter = Date.now() - started;
+  t.ok(stoppedAfter < whole * 0.75, `it stopped after ${stoppedAfter} ms of a ${whole} ms render`);
+  t.equal(await pool.run<number>({ kind: 'wake' }), thread, 'the same thread serves the next task');
+});

@@ -24,7 +24,14 @@ function sliceBoundaryRule(state: StateBlock, _startLine: number, _endLine: numb
   return false;
 }
 
-export type SlicedParser = (text: string, env: object, sink: SliceSink) => void;
+/** Thrown between slices when the caller's `shouldStop` says the result is no longer wanted. */
+export class RenderStopped extends Error {
+  constructor() {
+    super('the render was stopped: its client left');
+  }
+}
+
+export type SlicedParser = (text: string, env: object, sink: SliceSink, shouldStop?: () => boolean) => void;
 
 /**
  * Installs the boundary rule on `md` and returns a parser feeding `sink` with complete top-level blocks,
@@ -40,9 +47,10 @@ export function slicedParser(md: MarkdownIt): SlicedParser {
   md.core.ruler.enable(['normalize', 'block']);
   const beforeSlices = blockStage.filter((rule) => !sliceStage.includes(rule));
 
-  return (text, env, sink) => {
+  return (text, env, sink, shouldStop) => {
     const document = new md.core.State(text, md, env);
     const finishSlice = (blocks: Token[]) => {
+      if (shouldStop?.()) throw new RenderStopped();
       const slice = new md.core.State(document.src, md, env);
       slice.tokens = blocks;
       for (const rule of sliceStage) rule(slice);

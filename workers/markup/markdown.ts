@@ -73,10 +73,10 @@ const renderers = {
  * Renders markdown; raw HTML in the result still needs the sanitiser (see trusted-blocks.ts). With
  * `allowRawHtml` false, HTML in the source shows as text.
  */
-export function renderMarkdown(text: string, env: RenderEnv, allowRawHtml = true): RenderedMarkdown {
+export function renderMarkdown(text: string, env: RenderEnv, allowRawHtml = true, shouldStop?: () => boolean): RenderedMarkdown {
   const pair = env.flavour === 'comment' ? renderers.comment : renderers.document;
   const { md, parseInSlices } = allowRawHtml ? pair.withHtml : pair.textOnly;
   const renderer = new TrustedBlockRenderer(md, env);
-  parseInSlices(text, env, (tokens) => renderer.add(tokens));
+  parseInSlices(text, env, (tokens) => renderer.add(tokens), shouldStop);
   return renderer.finish();
 }

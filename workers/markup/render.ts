@@ -1,6 +1,7 @@
 // Entry point of the rendering engine: a pure, synchronous function the pool's worker threads call.
 import { repoLinksFor } from './context.js';
 import { renderCsv } from './csv.js';
+import { RenderStopped } from './block-chunks.js';
 import { renderMarkdown } from './markdown.js';
 import { MAX_REFERENCE_LINKS, type RenderEnv } from './markdown-env.js';
 import { planRender } from './modes.js';
@@ -21,8 +22,9 @@ const MAX_HTML_DEPTH = 512;
  * Renders `/markup`, `/markdown` and `/markdown/raw` bodies to sanitised HTML (the raw endpoint is
  * kind `markdown`, mode `markdown`). Never throws on user input: an unknown mode or an unsupported
  * file extension gives the 422 plain-text body Gitea sends; empty text renders nothing in any mode.
+ * Throws RenderStopped, between slices of a markdown document, once `shouldStop` answers true.
  */
-export function renderDocument(request: RenderRequest): RenderResult {
+export function renderDocument(request: RenderRequest, shouldStop?: () => boolean): RenderResult {
   // Empty text is an empty 200 whatever the mode, as the spec states it and Gitea 1.2x answers.
   if (request.text === '') return { ok: true, html: '' };
   const plan = planRender(request);
@@ -43,9 +45,10 @@ export function renderDocument(request: RenderRequest): RenderResult {
     originalText: request.text,
     referenceLinkBudget: { remaining: MAX_REFERENCE_LINKS },
   });
-  let rendered = renderMarkdown(request.text, environment());
+  let rendered = renderMarkdown(request.text, environment(), true, shouldStop);
   if (rendered.rawHtml && nestsDeeperThan(rendered.skeleton, MAX_HTML_DEPTH)) {
-    rendered = renderMarkdown(request.text, environment(), false);
+    rendered = renderMarkdown(request.text, environment(), false, shouldStop);
   }
+  if (rendered.rawHtml && shouldStop?.()) throw new RenderStopped();
   return { ok: true, html: sanitizeAroundTrustedBlocks(rendered) };
 }
