@@ -25,7 +25,8 @@ export type BodyAdmission = {
 export function admitLargeBodies(app: FastifyInstance, settings: BodyAdmission): ConcurrencyLimit {
   const limit = new ConcurrencyLimit(settings.slots);
   app.addHook('preParsing', async (request, reply, payload) => {
-    const declared = Number(request.headers['content-length'] ?? Number.NaN);
+    // No length and no chunked encoding: no body at all.
+    const declared = Number(request.headers['content-length'] ?? (request.headers['transfer-encoding'] ? Number.NaN : 0));
     if (declared <= settings.largeBytes) return payload;
     if (limit.load.waiting >= settings.maxWaiting) throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
 

@@ -94,3 +94,17 @@ t.test('a body whose client left while it waited is read, but neither scanned no
   const ran = pool.stats().completed - completedBefore;
   t.ok(ran <= 1, `${ran} pool tasks ran for it: at most its JSON parse, which may start before the close is seen`);
 });
+
+t.test('bodies without a declared length: chunked ones are admitted as large and render', async (t) => {
+  const { baseUrl } = await startTestServices(t, { dbType: 'sqlite3', listen: true, env: { POOL_MAX_THREADS: '1' } });
+  const json = Buffer.from(JSON.stringify({ Text: `${'chunk '.repeat(30_000)}*last*` }));
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < json.length; i += 16_384) controller.enqueue(json.subarray(i, i + 16_384));
+      controller.close();
+    },
+  });
+  const answer = await fetch(`${baseUrl}api/v1/markdown`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+  t.equal(answer.status, 200);
+  t.ok((await answer.text()).endsWith('<em>last</em></p>\n'));
+});
