@@ -29,6 +29,10 @@ const SCENARIOS: Scenario[] = [
     about: '`POST /api/v1/markdown` for 2 KB, 20 KB and 500 KB documents at 1, 8 and 64 connections, next to the renderer in a bare loop in as many threads as the pool has, in a process of its own (the ceiling); main-thread event-loop delay p99 under 500 KB load; RSS after each run, at peak and a minute after.',
   },
   {
+    name: 'render-heap', script: 'render-heap', args: ['5'], nodeArgs: [SEMI_SPACE_FLAG],
+    about: 'One rendering thread started as the pool starts its threads, with the pool\'s old-generation limit (`POOL_THREAD_HEAP_MIB`) and without one, rendering 2 KB, 500 KB and 2 MiB documents in a loop: renders per second and the thread\'s peak heap.',
+  },
+  {
     name: 'pulls-list', script: 'pulls-list', args: ['5'],
     about: '`GET .../pulls` on a repository with 10,000 pull requests (several orders and filters) and one pull request `GET .../pulls/4321`, at 32 connections, on MariaDB; the query plans; peak RSS.',
   },
