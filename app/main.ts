@@ -4,7 +4,7 @@ import { startRuntime, StartupError, type Role } from './runtime.js';
 import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { runAdminCommand } from './admin.js';
-import { limitThreadYoungGenerations } from './heap-limits.js';
+import { limitThreadHeaps } from './heap-limits.js';
 import { runningAllocator } from './allocator.js';
 
 function printWhereToGo(config: Config, role: Role, temporalUi: string | undefined): void {
@@ -21,7 +21,7 @@ function printWhereToGo(config: Config, role: Role, temporalUi: string | undefin
 }
 
 async function serve(config: Config, role: Role): Promise<void> {
-  limitThreadYoungGenerations();
+  limitThreadHeaps();
   const runtime = await startRuntime(config, role);
   printWhereToGo(config, role, runtime.devServer?.uiUrl);
   let stopping = false;

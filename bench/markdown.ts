@@ -2,8 +2,8 @@
 // 64 against the real server (the pool renders), next to the renderer in a bare loop in as many
 // threads as the pool has (the ceiling, in a process of its own); main-thread event-loop delay
 // (p99) under 500 KB load, and RSS. The server runs in this process, with the service's heap
-// settings: run it with the flag `npm start` gives node (app/heap-limits.ts).
-// Run: npx tsc -p . && node --max-semi-space-size=8 dist/bench/markdown.js [seconds-per-run]
+// settings: run it with the flags `npm start` gives node (app/heap-limits.ts).
+// Run: npx tsc -p . && node --max-semi-space-size=8 --max-old-space-size=1024 dist/bench/markdown.js [seconds-per-run]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../app/config.js';
-import { limitThreadYoungGenerations } from '../app/heap-limits.js';
+import { limitThreadHeaps } from '../app/heap-limits.js';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
@@ -69,7 +69,7 @@ async function ceiling(bytes: number, seconds: number, threads: number): Promise
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 async function main() {
-  limitThreadYoungGenerations();
+  limitThreadHeaps();
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
   const config = loadConfig({ APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent', MARKUP_BODY_LIMIT: String(4 * 1024 * 1024), BODY_LIMIT: String(4 * 1024 * 1024), POOL_MAX_QUEUE: '1024', POOL_TASK_TIMEOUT_MS: '60000' });
   const db = openDatabase(config);

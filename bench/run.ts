@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { SEMI_SPACE_FLAG } from '../app/heap-limits.js';
+import { HEAP_FLAGS, SEMI_SPACE_FLAG } from '../app/heap-limits.js';
 import { allocatorEnv } from '../app/allocator.js';
 import { projectRoot, temporalCliPath } from '../app/paths.js';
 import { table } from './load.js';
@@ -25,7 +25,7 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   {
-    name: 'markdown', script: 'markdown', args: ['3'], nodeArgs: [SEMI_SPACE_FLAG],
+    name: 'markdown', script: 'markdown', args: ['3'], nodeArgs: HEAP_FLAGS,
     about: '`POST /api/v1/markdown` for 2 KB, 20 KB and 500 KB documents at 1, 8 and 64 connections, next to the renderer in a bare loop in as many threads as the pool has, in a process of its own (the ceiling); main-thread event-loop delay p99 under 500 KB load; RSS after each run, at peak and a minute after.',
   },
   {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { loadConfig, type Config } from '../app/config.js';
 import { temporalCliPath } from '../app/paths.js';
-import { SEMI_SPACE_FLAG } from '../app/heap-limits.js';
+import { HEAP_FLAGS } from '../app/heap-limits.js';
 import { allocatorEnv } from '../app/allocator.js';
 import { startDevServer } from '../app/temporal-dev-server.js';
 import { localMariaDbHost, mysqlConnection, openDatabase, type Db } from '../db/connection.js';
@@ -77,7 +77,7 @@ export async function startBenchWorld(env: Record<string, string> = {}, topology
   const config = loadConfig(serviceEnv);
   // BENCH_SERVICE_NODE_ARGS passes node options to the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   // The service as `npm start` runs it (app/heap-limits.ts, app/allocator.ts), with any flags a benchmark adds.
-  const nodeArgs = [SEMI_SPACE_FLAG, ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const nodeArgs = [...HEAP_FLAGS, ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const start = (role: string) => spawn(process.execPath, [...nodeArgs, MAIN_JS, role], { env: { ...process.env, ...allocatorEnv(), ...serviceEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
   const service = start(topology === 'split' ? 'api' : 'serve');
   // The worker starts once the API has migrated the database.
