@@ -36,8 +36,8 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     // which would slow every thread's start.
     execArgv: [],
     // Beyond bounding a task, the limit sets how V8 grows the heap: under the default (a share of the
-    // machine's memory) a thread rendering 500 KB documents let garbage reach about 95 MiB before a
-    // full collection; under 1,024 MiB, about 57 for the same work (bench/RESULTS.md).
+    // machine's memory) a thread rendering 500 KB documents reached 189 MiB of heap, under 1,024 MiB
+    // 101 (bench/render-heap.ts, bench/RESULTS.md).
     resourceLimits: { maxOldGenerationSizeMb: s.POOL_THREAD_HEAP_MIB ?? 1024 },
   });
   // A worker that fails to start must not take the process down; the task that needed it fails.
