@@ -21,30 +21,10 @@ import { allRoutes } from '../api/routes/index.js';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
+import { markdownDocument } from './markdown-document.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const SAMPLING_MS = 1;
-
-function document(bytes: number): string {
-  const block = [
-    '## Section heading with `code`',
-    '',
-    'Some **bold** and _emphasis_ text with a [link](https://example.com/page) and https://example.org autolink, ~~strike~~.',
-    '',
-    '- [x] done item',
-    '- [ ] open item with @nobody mention',
-    '',
-    '| a | b |',
-    '|---|---|',
-    '| 1 | 2 |',
-    '',
-    '```js',
-    'const x = 1 + 2;',
-    '```',
-    '',
-  ].join('\n');
-  return block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
-}
 
 /** Renders per second of `threads` threads each rendering `text` in a bare loop. */
 async function ceilingHere(text: string, seconds: number, threads: number): Promise<number> {
@@ -88,7 +68,7 @@ async function main() {
   const start = mib(process.memoryUsage.rss());
   const rss = trackPeakRss();
   for (const [label, bytes] of [['2 KB', 2048], ['20 KB', 20 * 1024], ['500 KB', 500 * 1024]] as const) {
-    const text = document(bytes);
+    const text = markdownDocument(bytes);
     const body = JSON.stringify({ Mode: 'gfm', Text: text });
     const inProcess = ceilings.get(bytes)!;
     for (const connections of [1, 8, 64]) {
@@ -121,7 +101,7 @@ async function main() {
 }
 
 const run = process.argv[2] === '--ceiling'
-  ? async () => process.stdout.write(`${await ceilingHere(document(Number(process.argv[3])), Number(process.argv[4]), Number(process.argv[5]))}\n`)
+  ? async () => process.stdout.write(`${await ceilingHere(markdownDocument(Number(process.argv[3])), Number(process.argv[4]), Number(process.argv[5]))}\n`)
   : main;
 run().catch((err) => {
   process.stderr.write(`${(err as Error).stack}\n`);

@@ -9,24 +9,13 @@ import { loadConfig } from '../app/config.js';
 import { SEMI_SPACE_FLAG } from '../app/heap-limits.js';
 import { renderDocument } from '../workers/markup/render.js';
 import { table } from './load.js';
+import { markdownDocument } from './markdown-document.js';
 
 type Run = { bytes: number; seconds: number };
 type Figures = { rendersPerSecond: number; peakHeapMiB: number };
 
-/** The markdown benchmark's document: headings, emphasis, links, task lists, tables and code. */
-function document(bytes: number): string {
-  const block = [
-    '## Section heading with `code`', '',
-    'Some **bold** and _emphasis_ text with a [link](https://example.com/page) and https://example.org autolink, ~~strike~~.', '',
-    '- [x] done item', '- [ ] open item with @nobody mention', '',
-    '| a | b |', '|---|---|', '| 1 | 2 |', '',
-    '```js', 'const x = 1 + 2;', '```', '',
-  ].join('\n');
-  return block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
-}
-
 function renderInThisThread({ bytes, seconds }: Run): Figures {
-  const request = { kind: 'markdown' as const, mode: 'gfm', text: document(bytes), context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
+  const request = { kind: 'markdown' as const, mode: 'gfm', text: markdownDocument(bytes), context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
   let peak = 0;
   let renders = 0;
   const started = performance.now();

@@ -1,0 +1,22 @@
+// The document the markdown benchmarks render: headings, emphasis, links, task lists, tables and code,
+// repeated to the size asked for.
+export function markdownDocument(bytes: number): string {
+  const block = [
+    '## Section heading with `code`',
+    '',
+    'Some **bold** and _emphasis_ text with a [link](https://example.com/page) and https://example.org autolink, ~~strike~~.',
+    '',
+    '- [x] done item',
+    '- [ ] open item with @nobody mention',
+    '',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '',
+    '```js',
+    'const x = 1 + 2;',
+    '```',
+    '',
+  ].join('\n');
+  return block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
+}
