@@ -3,7 +3,8 @@
 // the service's peak), while two pool threads rendered two of them. Waiting bodies stay unread in the
 // clients' sockets. A slot is given up when the response ends or the connection drops, and a body
 // sent slower than a floor rate loses its connection, so slow senders cannot keep the slots.
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ConcurrencyLimit } from '../core/concurrency-limit.js';
 import { ServiceError, UnavailableError } from '../core/errors.js';
 
@@ -20,6 +21,41 @@ export type BodyAdmission = {
   /** The route's body limit: the length assumed for a body that declares none. */
   bodyLimit: number;
 };
+
+/**
+ * A held slot is given back once the response has closed and no work on its body is in progress.
+ * Released at the close alone, the 64 clients leaving at the end of a load let the next bodies in
+ * while the departed ones' pool parses were still running, and those bodies overlapped in memory.
+ */
+export class HeldSlot {
+  private busy = 0;
+  private closed = false;
+
+  constructor(private readonly release: () => void) {}
+
+  close(): void {
+    this.closed = true;
+    if (this.busy === 0) this.release();
+  }
+
+  async during<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++;
+    try {
+      return await work();
+    } finally {
+      this.busy--;
+      if (this.closed && this.busy === 0) this.release();
+    }
+  }
+}
+
+const heldSlots = new WeakMap<IncomingMessage, HeldSlot>();
+
+/** Runs `work` on the request's body; the request's slot, if it holds one, is kept until it ends. */
+export function holdSlotDuring<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  const slot = heldSlots.get(request.raw);
+  return slot ? slot.during(work) : work();
+}
 
 /** Adds the admission to every route of `app` (an encapsulated plugin's instance). */
 export function admitLargeBodies(app: FastifyInstance, settings: BodyAdmission): ConcurrencyLimit {
@@ -45,7 +81,9 @@ export function admitLargeBodies(app: FastifyInstance, settings: BodyAdmission):
       release();
       throw new ServiceError(499, 'client closed request');
     }
-    reply.raw.once('close', release);
+    const slot = new HeldSlot(release);
+    heldSlots.set(request.raw, slot);
+    reply.raw.once('close', () => slot.close());
 
     const length = Number.isFinite(declared) ? declared : settings.bodyLimit;
     const deadline = setTimeout(() => request.raw.destroy(), settings.graceMs + (length / settings.minBytesPerSecond) * 1000);

@@ -7,7 +7,7 @@ import { renderDocument } from '../../workers/markup/render.js';
 import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
 import { goJsonParser, malformedJsonBody } from '../plugins/decoding.js';
-import { admitLargeBodies } from '../body-admission.js';
+import { admitLargeBodies, holdSlotDuring } from '../body-admission.js';
 
 const INLINE_SCAN_LIMIT = 4 * 1024;
 /**
@@ -112,7 +112,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
         parseJsonInline(request, body.toString('utf8'), (err, value) => (err ? reject(err) : resolve(value)));
       });
     }
-    const parsed = await pool.run<ParsedJson>({ kind: 'parseJson', body });
+    const parsed = await holdSlotDuring(request, () => pool.run<ParsedJson>({ kind: 'parseJson', body }));
     if (!parsed.ok) throw malformedJsonBody(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY());
     return parsed.value;
   }
@@ -133,7 +133,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
         const b = request.body as Static<typeof MarkupOption>;
         // FilePath is a /markup field only.
         const filePath = route.kind === 'markup' ? b.FilePath ?? '' : '';
-        return render(request, reply, { kind: route.kind, mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath });
+        return holdSlotDuring(request, () => render(request, reply, { kind: route.kind, mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath }));
       });
     }
   }
@@ -155,7 +155,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
       },
     }, async (request, reply) => {
       const text = typeof request.body === 'string' ? request.body : '';
-      return render(request, reply, { kind: 'markdown', mode: 'markdown', text, context: '', wiki: false, filePath: '' });
+      return holdSlotDuring(request, () => render(request, reply, { kind: 'markdown', mode: 'markdown', text, context: '', wiki: false, filePath: '' }));
     });
   });
 }

@@ -4,6 +4,7 @@
 import { createConnection, type Socket } from 'node:net';
 import t from 'tap';
 import { ConcurrencyLimit } from '../../core/concurrency-limit.js';
+import { HeldSlot } from '../../api/body-admission.js';
 import { startTestServices } from '../helper.js';
 
 t.test('a slot is handed over in order; a waiter that gives up leaves the queue', async (t) => {
@@ -23,6 +24,24 @@ t.test('a slot is handed over in order; a waiter that gives up leaves the queue'
   releaseNext();
   t.same(limit.load, { active: 0, waiting: 0 });
   await t.rejects(limit.acquire(AbortSignal.abort(new Error('gone'))), { message: 'gone' }, 'an aborted signal does not queue');
+});
+
+t.test('a slot is given back once its response has closed and no work on its body runs', async (t) => {
+  const limit = new ConcurrencyLimit(1);
+  const slot = new HeldSlot(await limit.acquire());
+  let finishParse!: () => void;
+  const parse = slot.during(() => new Promise<void>((resolve) => { finishParse = resolve; }));
+  slot.close(); // the client left while its body was being parsed
+  t.same(limit.load.active, 1, 'the slot is still held while the parse runs');
+  finishParse();
+  await parse;
+  t.same(limit.load.active, 0, 'the slot is given back when the parse ends');
+
+  const idle = new HeldSlot(await limit.acquire());
+  await idle.during(async () => {});
+  t.same(limit.load.active, 1, 'finished work alone does not give the slot back');
+  idle.close();
+  t.same(limit.load.active, 0, 'the close of an idle response does');
 });
 
 /** Sends the head of a POST and part of its body, then nothing: a sender that stalls. */
