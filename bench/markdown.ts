@@ -1,12 +1,13 @@
 // Benchmark of POST /api/v1/markdown: 2 KB, 20 KB and 500 KB documents at concurrency 1, 8 and
 // 64 against the real server (the pool renders), next to the renderer in a bare loop in as many
 // threads as the pool has (the ceiling, in a process of its own); main-thread event-loop delay
-// (p99) under 500 KB load, and RSS. The server runs in this process, with the service's heap
+// (p99) under 500 KB load, RSS, and the CPU each request cost the event loop, the pool threads, V8's
+// helper threads and the load generator. The server runs in this process, with the service's heap
 // settings: run it with the flags `npm start` gives node (app/heap-limits.ts).
 // Run: npx tsc -p . && node --max-semi-space-size=8 --max-old-space-size=1024 dist/bench/markdown.js [seconds-per-run]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -22,6 +23,7 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 import { markdownDocument } from './markdown-document.js';
+import { cpuBetween, threadCpuOfThisProcess, type ThreadCpu } from './proc-cpu.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const SAMPLING_MS = 1;
@@ -46,6 +48,15 @@ async function ceiling(bytes: number, seconds: number, threads: number): Promise
   return Number(stdout.trim());
 }
 
+/** CPU milliseconds per request: the event loop, the pool threads, everything else in the process (V8's helpers), the load generator. */
+function cpuPerRequest(cpu: ThreadCpu, requests: number): { loop: number; pool: number; helpers: number; load: number; total: number } {
+  const ms = (seconds: number) => (seconds * 1000) / Math.max(1, requests);
+  let helpers = 0;
+  for (const [name, seconds] of cpu.byName) if (name !== 'MainThread' && name !== 'WorkerThread') helpers += seconds;
+  const split = { loop: ms(cpu.byName.get('MainThread') ?? 0), pool: ms(cpu.byName.get('WorkerThread') ?? 0), helpers: ms(helpers), load: ms(cpu.children) };
+  return { ...split, total: split.loop + split.pool + split.helpers + split.load };
+}
+
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 async function main() {
@@ -63,6 +74,7 @@ async function main() {
   const rows: Array<Array<string | number>> = [];
   let failures = 0;
   let loopP99 = 0;
+  let smallAt8 = '';
   const ceilings = new Map<number, number>();
   for (const bytes of [2048, 20 * 1024, 500 * 1024]) ceilings.set(bytes, await ceiling(bytes, Math.min(SECONDS, 3), config.POOL_MAX_THREADS));
   const start = mib(process.memoryUsage.rss());
@@ -76,19 +88,29 @@ async function main() {
       // leaves the delay itself (with 10 ms an idle loop already read 13 ms at p99).
       const delay = monitorEventLoopDelay({ resolution: SAMPLING_MS });
       delay.enable();
+      const cpuBefore = threadCpuOfThisProcess();
       const f = await runLoad({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections, seconds: SECONDS });
       delay.disable();
+      const cpu = cpuPerRequest(cpuBetween(cpuBefore, threadCpuOfThisProcess()), f.total);
+      const round2 = (n: number) => n.toFixed(2);
+      if (bytes === 2048 && connections === 8) {
+        const cores = availableParallelism();
+        smallAt8 = `2 KB at 8 connections: ${round2(cpu.total)} ms of CPU per request in all (the table's four parts), so ${cores} cores allow at most ${Math.round((cores * 1000) / cpu.total)} req/s; `
+          + `the render itself costs ${round2((config.POOL_MAX_THREADS * 1000) / inProcess)} ms (the bare loop), wherever it runs (small documents render on the event loop while the pool is busy)\n`;
+      }
       const p99ms = Math.round((delay.percentile(99) / 1e6 - SAMPLING_MS) * 10) / 10;
       if (bytes === 500 * 1024) loopP99 = Math.max(loopP99, p99ms);
       failures += f.errors + f.non2xx;
-      rows.push([label, connections, f.requestsPerSecond.toFixed(1), f.p50, f.p99, f.errors + f.non2xx, inProcess.toFixed(1), (f.requestsPerSecond / inProcess).toFixed(2), p99ms, mib(process.memoryUsage.rss())]);
+      rows.push([label, connections, f.requestsPerSecond.toFixed(1), f.p50, f.p99, f.errors + f.non2xx, inProcess.toFixed(1), (f.requestsPerSecond / inProcess).toFixed(2), p99ms,
+        `${round2(cpu.loop)} / ${round2(cpu.pool)} / ${round2(cpu.helpers)} / ${round2(cpu.load)}`, mib(process.memoryUsage.rss())]);
     }
   }
   const peak = rss.stop();
   const stopped = mib(process.memoryUsage.rss());
   await new Promise((r) => setTimeout(r, 60_000));
   const rested = mib(process.memoryUsage.rss());
-  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)', 'RSS after MiB'], rows)}\n`);
+  process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)', 'CPU ms per request: event loop / pool threads / V8 helpers / load generator (its start included)', 'RSS after MiB'], rows)}\n`);
+  process.stdout.write(`\n${smallAt8}`);
   process.stdout.write(`\nserver RSS: ${start} MiB at the start, peak ${peak} MiB, ${stopped} MiB when the load stopped, ${rested} MiB a minute later (${((rested / start - 1) * 100).toFixed(0)} % over the start); pool threads alive then: ${pool.stats().threads}\n`);
   process.stdout.write(`worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
   process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);

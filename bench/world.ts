@@ -18,6 +18,7 @@ import { usersStore } from '../db/users.js';
 import { repoDiskPath } from '../core/repositories.js';
 import { branchRef, resolveRef, runGit, updateRef, hashBlob, commitTree } from '../git/index.js';
 import { freePort } from '../app/ports.js';
+import { ownCpu, reapedChildrenCpu, statFields } from './proc-cpu.js';
 
 export const PASSWORD = 'bench-password-123';
 
@@ -204,20 +205,16 @@ interface ProcessCpu {
   children: number;
 }
 
-const CLOCK_TICKS = 100;
-
 /** utime+stime and cutime+cstime of /proc/<pid>/stat, in seconds (0 when the process is gone). */
 function processCpu(pid: number | undefined): ProcessCpu {
   try {
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-    let children = (f[13]! + f[14]!) / CLOCK_TICKS;
+    const f = statFields(`/proc/${pid}/stat`);
+    let children = reapedChildrenCpu(f);
     for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) {
       const c = processCpu(Number(child));
       children += c.self + c.children;
     }
-    return { self: (f[11]! + f[12]!) / CLOCK_TICKS, children };
+    return { self: ownCpu(f), children };
   } catch {
     return { self: 0, children: 0 };
   }
