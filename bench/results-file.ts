@@ -38,3 +38,14 @@ export function mergeResults(earlier: ResultsParts, now: ResultsParts, order: re
     new Map(order.flatMap((n) => (b.has(n) ? [[n, b.get(n)!] as const] : a.has(n) ? [[n, a.get(n)!] as const] : [])));
   return { summaryRows: pick(earlier.summaryRows, now.summaryRows), sections: pick(earlier.sections, now.sections) };
 }
+
+/**
+ * A summary row kept from an earlier run written before the table had its RSS and date columns
+ * gets them as "not recorded", so the table stays well formed.
+ */
+export function withSummaryColumns(row: string, columns: number): string {
+  const cells = row.slice(1, -1).split(' | ').map((c) => c.trim());
+  if (cells.length >= columns) return row;
+  const missing = Array.from({ length: columns - cells.length }, () => 'not recorded');
+  return `| ${[...cells.slice(0, -1), ...missing, cells.at(-1)].join(' | ')} |`;
+}

@@ -11,7 +11,7 @@ import { HEAP_FLAGS, SEMI_SPACE_FLAG } from '../app/heap-limits.js';
 import { allocatorEnv } from '../app/allocator.js';
 import { projectRoot, temporalCliPath } from '../app/paths.js';
 import { table } from './load.js';
-import { mergeResults, parseResults, SUMMARY_HEADING, type ResultsParts } from './results-file.js';
+import { mergeResults, parseResults, SUMMARY_HEADING, withSummaryColumns, type ResultsParts } from './results-file.js';
 
 interface Scenario {
   name: string;
@@ -213,7 +213,7 @@ function report(parts: ResultsParts, facts: Array<[string, string]>, startedAt: 
     '',
     '| scenario | result | seconds | RSS start / steady (median) / peak MiB | run at | command |',
     '|---|---|---|---|---|---|',
-    ...parts.summaryRows.values(),
+    ...[...parts.summaryRows.values()].map((row) => withSummaryColumns(row, 6)),
     '',
     'RSS is the scenario process\'s, sampled every 200 ms (peak: its VmHWM): the service itself for the scenarios that serve in-process '
       + '(markdown, pulls-list, pull-files, token-auth); the others run the service in processes of their own (bench/world.ts) and report its figures '

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mergeResults, parseResults } from '../../bench/results-file.js';
+import { mergeResults, parseResults, withSummaryColumns } from '../../bench/results-file.js';
 
 const ORDER = ['markdown', 'merge', 'spawn'];
 
@@ -39,4 +39,11 @@ t.test('with no earlier file, only this run is there', async (t) => {
   }, ORDER);
   t.same([...merged.sections.keys()], ['spawn']);
   t.same([...merged.summaryRows.keys()], ['spawn']);
+});
+
+t.test('a summary row from before the RSS and date columns gets them, marked not recorded', async (t) => {
+  t.equal(withSummaryColumns('| spawn | passed | 12.2 | `node dist/bench/spawn.js 40` |', 6),
+    '| spawn | passed | 12.2 | not recorded | not recorded | `node dist/bench/spawn.js 40` |');
+  const current = '| markdown | passed | 102.3 | 2.4 / 167.8 / 386.5 | 2026-11-27 17:02 UTC | `node dist/bench/markdown.js 3` |';
+  t.equal(withSummaryColumns(current, 6), current, 'a complete row is left as it is');
 });
