@@ -1,8 +1,9 @@
 // Large request bodies are read a few at a time. Sixty-four clients posting 500 KB markdown documents
 // at once otherwise had all 64 bodies read at once (their chunks and the joined copy: about 80 MiB of
 // the service's peak), while two pool threads rendered two of them. Waiting bodies stay unread in the
-// clients' sockets. A slot is given up when the response ends or the connection drops, and a body
-// sent slower than a floor rate loses its connection, so slow senders cannot keep the slots.
+// clients' sockets. A slot is given up once the response has ended (or the connection dropped) and
+// no work on its body runs, and a body sent slower than a floor rate loses its connection, so slow
+// senders cannot keep the slots.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ConcurrencyLimit } from '../core/concurrency-limit.js';

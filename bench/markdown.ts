@@ -57,6 +57,7 @@ function cpuPerRequest(cpu: ThreadCpu, requests: number): { loop: number; pool: 
   return { ...split, total: split.loop + split.pool + split.helpers + split.load };
 }
 
+const round2 = (n: number) => n.toFixed(2);
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 async function main() {
@@ -92,7 +93,6 @@ async function main() {
       const f = await runLoad({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections, seconds: SECONDS });
       delay.disable();
       const cpu = cpuPerRequest(cpuBetween(cpuBefore, threadCpuOfThisProcess()), f.total);
-      const round2 = (n: number) => n.toFixed(2);
       if (bytes === 2048 && connections === 8) {
         const cores = availableParallelism();
         smallAt8 = `2 KB at 8 connections: ${round2(cpu.total)} ms of CPU per request in all (the table's four parts), so ${cores} cores allow at most ${Math.round((cores * 1000) / cpu.total)} req/s; `

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** /proc reports CPU time in clock ticks of 1/100 s (USER_HZ). */
-export const CLOCK_TICKS = 100;
+const CLOCK_TICKS = 100;
 
 /** The fields after the command name of a /proc stat file: the name is in parentheses and may hold spaces. */
 export function statFields(path: string): number[] {
