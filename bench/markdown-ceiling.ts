@@ -2,9 +2,10 @@
 // process apart from the server's), so the ceiling is measured as the pool would run it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { renderDocument } from '../workers/markup/render.js';
+import { benchRenderRequest } from './markdown-document.js';
 
 const { text, seconds } = workerData as { text: string; seconds: number };
-const request = { kind: 'markdown' as const, mode: 'gfm', text, context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
+const request = benchRenderRequest(text);
 const end = Date.now() + seconds * 1000;
 let n = 0;
 while (Date.now() < end) {

@@ -20,3 +20,8 @@ export function markdownDocument(bytes: number): string {
   ].join('\n');
   return block.repeat(Math.ceil(bytes / block.length)).slice(0, bytes);
 }
+
+/** A render request for `text` as the benchmarks' bare loops send it: gfm, no context, no references. */
+export function benchRenderRequest(text: string) {
+  return { kind: 'markdown' as const, mode: 'gfm', text, context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
+}

@@ -9,13 +9,13 @@ import { loadConfig } from '../app/config.js';
 import { SEMI_SPACE_FLAG } from '../app/heap-limits.js';
 import { renderDocument } from '../workers/markup/render.js';
 import { table } from './load.js';
-import { markdownDocument } from './markdown-document.js';
+import { benchRenderRequest, markdownDocument } from './markdown-document.js';
 
 type Run = { bytes: number; seconds: number };
 type Figures = { rendersPerSecond: number; peakHeapMiB: number };
 
 function renderInThisThread({ bytes, seconds }: Run): Figures {
-  const request = { kind: 'markdown' as const, mode: 'gfm', text: markdownDocument(bytes), context: '', wiki: false, filePath: '', appUrl: 'http://localhost/', mentionable: [], issues: {} };
+  const request = benchRenderRequest(markdownDocument(bytes));
   let peak = 0;
   let renders = 0;
   const started = performance.now();

@@ -84,7 +84,14 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     minBytesPerSecond: 64 * 1024, graceMs: 5_000, bodyLimit: config.MARKUP_BODY_LIMIT,
   });
 
-  async function render(request: FastifyRequest, reply: FastifyReply, input: Omit<RenderRequest, 'mentionable' | 'issues' | 'appUrl'>) {
+  type RenderInput = Omit<RenderRequest, 'mentionable' | 'issues' | 'appUrl'>;
+
+  /** Renders the request's document; a large body's admission slot is kept until this ends. */
+  function render(request: FastifyRequest, reply: FastifyReply, input: RenderInput) {
+    return holdSlotDuring(request, () => renderHeld(request, reply, input));
+  }
+
+  async function renderHeld(request: FastifyRequest, reply: FastifyReply, input: RenderInput) {
     if (input.text === '') return reply.code(200).type('text/html; charset=utf-8').send('');
     const signal = disconnectSignal(reply);
     // Small documents are scanned inline (a pool round trip costs more); large ones in the pool, so
@@ -133,7 +140,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
         const b = request.body as Static<typeof MarkupOption>;
         // FilePath is a /markup field only.
         const filePath = route.kind === 'markup' ? b.FilePath ?? '' : '';
-        return holdSlotDuring(request, () => render(request, reply, { kind: route.kind, mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath }));
+        return render(request, reply, { kind: route.kind, mode: b.Mode ?? '', text: b.Text ?? '', context: b.Context ?? '', wiki: b.Wiki ?? false, filePath });
       });
     }
   }
@@ -155,7 +162,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
       },
     }, async (request, reply) => {
       const text = typeof request.body === 'string' ? request.body : '';
-      return holdSlotDuring(request, () => render(request, reply, { kind: 'markdown', mode: 'markdown', text, context: '', wiki: false, filePath: '' }));
+      return render(request, reply, { kind: 'markdown', mode: 'markdown', text, context: '', wiki: false, filePath: '' });
     });
   });
 }
