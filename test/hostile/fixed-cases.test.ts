@@ -70,6 +70,13 @@ t.test('fixed hostile inputs', async (t) => {
   const manyLabels = Array.from({ length: 10_000 }, (_, i) => i + 1);
   await check(t, w, '10,000 labels on edit', { method: 'PATCH', url: `${pulls}/1`, payload: JSON.stringify({ labels: manyLabels }), expect: (s) => s === 201 || rejected(s) });
   t.ok(Number((await w.db('issue_labels').count({ n: '*' }).first())?.n) <= 1, 'at most the one real label is attached');
+  // The spec's empty 403 (editing a pull request, rule 1) is an answer the probes accept on that route only.
+  const edit = await w.app.inject({ method: 'PATCH', url: `${pulls}/1`, headers: { authorization: `token ${w.tokens.bob}`, 'content-type': 'application/json' }, payload: '{"title":"mine now"}' });
+  t.equal(edit.statusCode, 403, 'bob, neither poster nor writer, may not edit');
+  t.equal(edit.body, '', 'the 403 has an empty body');
+  const editRoute: Route = { method: 'PATCH', pattern: '/api/v1/repos/:owner/:repo/pulls/:index', params: ['owner', 'repo', 'index'], query: [], bodyProps: [] };
+  t.same(answerProblems(editRoute, edit), [], 'the probes accept it there');
+  t.not(answerProblems(API_ROUTE, edit).length, 0, 'and on no other route');
   await check(t, w, '10,000 labels on create', { method: 'POST', url: pulls, payload: JSON.stringify({ head: 'nope', base: 'main', title: 'many', labels: manyLabels }), expect: rejected });
   await check(t, w, '10,000 label names on an issue', { method: 'POST', url: '/api/v1/repos/alice/widget/issues/1/labels', payload: JSON.stringify({ labels: manyLabels.map((n) => `l${n}`) }), expect: (s) => s === 200 || rejected(s) });
 
