@@ -3,7 +3,7 @@
 // a base that moved meanwhile makes the merge fail instead of losing commits.
 import { EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError, type MergeStyle } from './merge-errors.js';
 import { mergeTree } from './merge-tree.js';
-import { commitTree, predictCommitName, treeOf, type CommitIdentities, type CommitTreeOptions, type Identity } from './objects.js';
+import { commitTree, commitTreeInStore, predictCommitName, treeOf, type CommitIdentities, type CommitTreeOptions, type Identity } from './objects.js';
 import { rebaseCommits } from './rebase.js';
 import { isAncestor, isValidSha, mergeBase } from './refs.js';
 import { GitError } from './runner.js';
@@ -39,27 +39,32 @@ export interface KnownMerge {
   knownTree?: string;
   /** The base commit's tree. */
   baseTree?: string;
+  /** knownTree was written by merge-tree of these two commits in this same pass, so it is in the store. */
+  treeJustWritten?: boolean;
 }
 
 /**
- * Commits the clean merge's tree with `commit`: the known tree, or merge-tree's when there is none
- * or git no longer has it (commit-tree refuses a missing tree; loose objects nothing refers to are
- * pruned after two weeks).
+ * Commits the clean merge's tree: the known tree, or merge-tree's when there is none or git no
+ * longer has it (commit-tree refuses a missing tree; loose objects nothing refers to are pruned after
+ * two weeks). A tree merge-tree has just written, with the commits it merged, is certainly in the
+ * store: that commit is written without git (commitTreeInStore).
  */
 async function commitMergedTree(
-  repoPath: string, base: string, head: string, style: MergeStyle, known: KnownMerge, commit: (tree: string) => Promise<string>,
+  repoPath: string, base: string, head: string, style: MergeStyle, known: KnownMerge, commit: (tree: string, write: CommitWriter) => Promise<string>,
 ): Promise<string> {
   if (known.knownTree && isValidSha(known.knownTree)) {
     try {
-      return await commit(known.knownTree);
+      return await commit(known.knownTree, known.treeJustWritten ? commitTreeInStore : commitTree);
     } catch (err) {
       if (!(err instanceof GitError)) throw err;
     }
   }
   const merged = await mergeTree(repoPath, base, head);
   if (!merged.clean) throw new MergeConflictError(style, merged.conflictedFiles);
-  return commit(merged.tree);
+  return commit(merged.tree, commitTreeInStore);
 }
+
+type CommitWriter = typeof commitTree;
 
 /** Style `merge` (`git merge --no-ff`): a commit with parents [base, head]. */
 export async function mergeNoFastForward(
@@ -72,7 +77,7 @@ export async function mergeNoFastForward(
 ): Promise<string> {
   assertShas(base, head);
   await requireMergeableHistory(repoPath, base, head, known.knownMergeBase);
-  return commitMergedTree(repoPath, base, head, 'merge', known, (tree) => commitTree(repoPath, { tree, parents: [base, head], message, ...ids }));
+  return commitMergedTree(repoPath, base, head, 'merge', known, (tree, write) => write(repoPath, { tree, parents: [base, head], message, ...ids }));
 }
 
 /**
@@ -90,10 +95,10 @@ export async function squash(
 ): Promise<string> {
   assertShas(base, head);
   await requireMergeableHistory(repoPath, base, head, opts.knownMergeBase);
-  return commitMergedTree(repoPath, base, head, 'squash', opts, async (tree) => {
+  return commitMergedTree(repoPath, base, head, 'squash', opts, async (tree, write) => {
     const baseTree = opts.baseTree && isValidSha(opts.baseTree) ? opts.baseTree : await treeOf(repoPath, base);
     if (!opts.allowEmpty && tree === baseTree) throw new EmptyMergeError('nothing-to-commit');
-    return commitTree(repoPath, { tree, parents: [base], message, author, committer });
+    return write(repoPath, { tree, parents: [base], message, author, committer });
   });
 }
 

@@ -1,6 +1,6 @@
 // Writing objects without a worktree: blobs, trees and commits. Merges and initial commits are built
 // from these so nothing is ever checked out.
-import { createHash } from 'node:crypto';
+import { objectName, writeLooseObject } from './loose-objects.js';
 import { assertRevision, isValidSha } from './refs.js';
 import { gitOk, type GitEnv } from './runner.js';
 
@@ -118,6 +118,12 @@ function identLine(who: Identity): string | null {
  * a SHA-256 repository. Only a forecast: callers compare it with what commitTree returns.
  */
 export function predictCommitName(opts: CommitTreeOptions): string | null {
+  const content = commitContent(opts);
+  return content && objectName('commit', content);
+}
+
+/** The bytes of the commit object commitTree writes, when they are certain (see predictCommitName). */
+function commitContent(opts: CommitTreeOptions): Buffer | null {
   if (!/^[0-9a-f]{40}$/.test(opts.tree) || !opts.parents.every((p) => /^[0-9a-f]{40}$/.test(p))) return null;
   assertIdentity(opts.author, 'author');
   assertIdentity(opts.committer, 'committer');
@@ -125,8 +131,17 @@ export function predictCommitName(opts: CommitTreeOptions): string | null {
   const committer = identLine(opts.committer);
   if (author === null || committer === null) return null;
   const header = [`tree ${opts.tree}`, ...opts.parents.map((p) => `parent ${p}`), `author ${author}`, `committer ${committer}`].join('\n');
-  const body = Buffer.from(`${header}\n\n${storedMessage(opts)}`, 'utf8');
-  return createHash('sha1').update(`commit ${body.length}\0`).update(body).digest('hex');
+  return Buffer.from(`${header}\n\n${storedMessage(opts)}`, 'utf8');
+}
+
+/**
+ * commitTree without a git process, for a caller that knows the tree and the parents are in the
+ * object store (a tree merge-tree has just written): git checks that, this does not. Falls back to
+ * commitTree when the bytes are not certain or the repository is not a bare SHA-1 one.
+ */
+export async function commitTreeInStore(repoPath: string, opts: CommitTreeOptions): Promise<string> {
+  const content = commitContent(opts);
+  return (content && await writeLooseObject(repoPath, 'commit', content)) ?? commitTree(repoPath, opts);
 }
 
 /** Writes a blob and returns its name. */

@@ -76,7 +76,7 @@ export async function buildChain(
       if (heads.has(entry.head)) throw new EmptyMergeError('already-merged', `${entry.head} is already in the chain`);
       const check = await checkLink(repoPath, chain.tip, entry, tipTree);
       if (check.status === 'conflict') throw new MergeConflictError(entry.style, check.conflictedFiles);
-      const known = { knownMergeBase: check.mergeBase ?? undefined, knownTree: check.tree ?? undefined, baseTree: tipTree ?? undefined };
+      const known = { knownMergeBase: check.mergeBase ?? undefined, knownTree: check.tree ?? undefined, baseTree: tipTree ?? undefined, treeJustWritten: true };
       const commit = await mergeCommitForStyle(repoPath, entry.style, { base: chain.tip, head: entry.head, message: entry.message, author: entry.author, committer: entry.committer, known });
       chain.links.push({ entry, base: chain.tip, commit, mergeBase: check.mergeBase ?? '' });
       heads.add(entry.head);
