@@ -1,7 +1,8 @@
 // Writing one object into a bare repository's object store without running git, as git writes a
 // loose object: zlib-deflated "<type> <size>\0<content>" at objects/<2 hex>/<38 hex>, written under
-// a temporary name in that folder and linked into place, read-only. A chain of merges writes each
-// merge commit this way instead of spawning `git commit-tree` (one process per merge fewer).
+// a temporary name in that folder and linked into place, read-only. A merge whose tree merge-tree
+// has just written writes its commit this way instead of spawning `git commit-tree` (git/objects.ts,
+// commitTreeInStore): one process per merge fewer.
 import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
@@ -22,8 +23,8 @@ const exists = (path: string) => stat(path).then(() => true, () => false);
 /**
  * Writes the object and returns its name; null when `repoPath` is not a bare repository with an
  * `objects` folder (the caller runs git instead). Only for SHA-1 repositories: the caller checks.
- * An object already present is left as it is (same name, same content). Like git by default, the
- * file is not fsynced: the reference update that makes it reachable comes after and is.
+ * An object already present is left as it is (same name, same content). The file is not fsynced,
+ * as git's default core.fsync leaves loose objects out.
  */
 export async function writeLooseObject(repoPath: string, type: LooseObjectType, content: Buffer): Promise<string | null> {
   const objects = join(repoPath, 'objects');
