@@ -43,6 +43,9 @@ export interface KnownMerge {
   treeJustWritten?: boolean;
 }
 
+/** commitTree, or commitTreeInStore when the tree is certainly in the store. */
+type CommitWriter = typeof commitTree;
+
 /**
  * Commits the clean merge's tree: the known tree, or merge-tree's when there is none or git no
  * longer has it (commit-tree refuses a missing tree; loose objects nothing refers to are pruned after
@@ -63,8 +66,6 @@ async function commitMergedTree(
   if (!merged.clean) throw new MergeConflictError(style, merged.conflictedFiles);
   return commit(merged.tree, commitTreeInStore);
 }
-
-type CommitWriter = typeof commitTree;
 
 /** Style `merge` (`git merge --no-ff`): a commit with parents [base, head]. */
 export async function mergeNoFastForward(
