@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../app/config.js';
+import { limitThreadHeaps } from '../app/heap-limits.js';
 import { ensureDatabaseExists, openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createTaskPool } from '../workers/pool.js';
@@ -28,6 +29,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
+  // The service's heap settings, as `npm start` gives them (run.ts passes the main thread's flags).
+  limitThreadHeaps();
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-'));
   const config = loadConfig({
     APP_DATA_PATH: dir, HTTP_PORT: '0', LOG_LEVEL: 'silent', DB_TYPE: 'mysql',

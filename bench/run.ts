@@ -33,7 +33,7 @@ const SCENARIOS: Scenario[] = [
     about: 'One rendering thread started as the pool starts its threads, with the pool\'s old-generation limit (`POOL_THREAD_HEAP_MIB`) and without one, rendering 2 KB, 500 KB and 2 MiB documents in a loop: renders per second and the thread\'s peak heap.',
   },
   {
-    name: 'pulls-list', script: 'pulls-list', args: ['5'],
+    name: 'pulls-list', script: 'pulls-list', args: ['5'], nodeArgs: HEAP_FLAGS,
     about: '`GET .../pulls` on a repository with 10,000 pull requests (several orders and filters) at 32 connections, on MariaDB; the query plans; peak RSS. The rows have no git behind them: a single record is measured by pull-reads.',
   },
   {
@@ -41,7 +41,7 @@ const SCENARIOS: Scenario[] = [
     about: 'One pull request among 300, of 2,000 files and 200,000 lines in 20 commits: the list page, the record, its commits, files (and a 304) and `.diff`, each next to its ceiling (the bare git commands behind it, or the HTTP floor of `GET /version` with the same token); the first (cold) request of each, the API process\'s RSS (the service runs split, as in production; the repository is built and the load generated in other processes) after each run and at peak, and a minute after the load stops.',
   },
   {
-    name: 'pull-files', script: 'pull-files', args: ['5'],
+    name: 'pull-files', script: 'pull-files', args: ['5'], nodeArgs: HEAP_FLAGS,
     about: 'A pull request of 2,000 files and 200,000 lines: the first page of `GET .../pulls/{index}/files` and the streamed `.diff`, alone and under load, on MariaDB; RSS before and at peak.',
   },
   {
@@ -89,7 +89,7 @@ const SCENARIOS: Scenario[] = [
     about: 'A burst of 5,000 issue comments heard by 10 hooks (50,000 deliveries to local receivers): delivery latency after the causing request answered, the comment requests\' and a probe\'s latency against the same burst with the hooks inactive, the service\'s peak RSS.',
   },
   {
-    name: 'token-auth', script: 'token-auth', args: ['5'],
+    name: 'token-auth', script: 'token-auth', args: ['5'], nodeArgs: HEAP_FLAGS,
     about: 'CPU per token authentication, and `GET /api/v1/version` anonymous against with a token (the overhead of authentication), SQLite and MariaDB; peak RSS.',
   },
 ];

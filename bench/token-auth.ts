@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../app/config.js';
+import { limitThreadHeaps } from '../app/heap-limits.js';
 import knexFactory from 'knex';
 import { ensureDatabaseExists, mysqlConnection, openDatabase, splitHostPort, type Db } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -140,6 +141,8 @@ async function measure(database: 'sqlite3' | 'mysql', dir: string): Promise<Figu
 }
 
 async function main(): Promise<void> {
+  // The service's heap settings, as `npm start` gives them (run.ts passes the main thread's flags).
+  limitThreadHeaps();
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-bench-auth-'));
   try {
     const results = [await measure('sqlite3', dir), await measure('mysql', dir)].filter((r): r is Figures => r !== null);

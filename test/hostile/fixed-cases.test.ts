@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { hostileWorld, answerProblems, type HostileWorld, type Route } from './world.js';
+import { send } from './probe.js';
 
 const API_ROUTE: Route = { method: 'GET', pattern: '/api/v1/x', params: [], query: [], bodyProps: [] };
 
@@ -201,6 +202,17 @@ t.test('fixed hostile inputs', async (t) => {
   ]) {
     const status = await rawRequest(w.baseUrl, Buffer.from(raw, 'latin1'));
     t.match(status, /^HTTP\/1\.1 4\d\d /, `raw request refused with a 4xx: ${JSON.stringify(raw.split('\r\n')[0])} -> ${status}`);
+  }
+
+  // Targets a URL parser would change reach the server as generated (probe.ts `send`): a leading
+  // `/\\` or `//` that inject would take for a host (it throws on the first), a `\\` it would read as
+  // `/`, dot segments it would resolve into another route.
+  for (const url of [
+    '/\\/%F2%B4%B0%A3/git-receive-pack', '//evil.example/widget/info/refs?service=git-upload-pack', '/alice\\widget/info/refs',
+    '/alice/../alice/widget/info/refs', '/api/v1/repos/alice/widget/pulls/1/../../../../../user',
+  ]) {
+    const res = await send(w, { method: 'GET', url, headers: { authorization: `token ${w.tokens.alice}` } });
+    t.ok(rejected(res.statusCode), `${url} as sent: ${res.statusCode} ${res.body.slice(0, 100)}`);
   }
 
   t.equal((await w.app.inject('/api/healthz')).statusCode, 200, 'the server still answers');

@@ -137,8 +137,11 @@ export async function hostileWorld(t: Tap): Promise<HostileWorld> {
   return { ...w, routes, tokens, real, snapshot };
 }
 
+/** What the checks read of an answer, whether it came through inject or over a socket. */
+export type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'body' | 'headers'>;
+
 /** Documented answers that are not JSON error bodies (gitea-wire.md §1.22, smart HTTP). */
-export function isDocumentedNonJson(route: Route, res: LightMyRequestResponse): boolean {
+export function isDocumentedNonJson(route: Route, res: Answer): boolean {
   if (route.pattern.startsWith('/:owner/:repo/')) return true; // git smart HTTP speaks pkt-lines and plain text
   // Web pages answer HTML, and the OAuth2 endpoints RFC 6749's {error, error_description}.
   if (!route.pattern.startsWith('/api/')) return true;
@@ -151,7 +154,7 @@ export function isDocumentedNonJson(route: Route, res: LightMyRequestResponse): 
 }
 
 /** The answer's problems, or an empty list: no 5xx, and Gitea's error shape on JSON errors. */
-export function answerProblems(route: Route, res: LightMyRequestResponse): string[] {
+export function answerProblems(route: Route, res: Answer): string[] {
   const problems: string[] = [];
   if (res.statusCode >= 500) problems.push(`5xx ${res.statusCode}: ${res.body.slice(0, 300)}`);
   if (res.statusCode >= 400 && !isDocumentedNonJson(route, res)) {
