@@ -205,7 +205,7 @@ t.test('fixed hostile inputs', async (t) => {
   }
 
   // Targets a URL parser would change reach the server as generated (probe.ts `send`): a leading
-  // `/\\` or `//` that inject would take for a host (it throws on the first), a `\\` it would read as
+  // `/\` or `//` that inject would take for a host (it throws on the first), a `\` it would read as
   // `/`, dot segments it would resolve into another route.
   for (const url of [
     '/\\/%F2%B4%B0%A3/git-receive-pack', '//evil.example/widget/info/refs?service=git-upload-pack', '/alice\\widget/info/refs',

@@ -59,7 +59,7 @@ export function requestFor(w: HostileWorld, route: Route, parts: { body: boolean
 
 /**
  * Sends the request as generated. inject reads the target as a URL relative to http://localhost, so
- * one the URL parser would change (dot segments resolved, `\\` read as `/`, a leading `//` or `/\\`
+ * one the URL parser would change (dot segments resolved, `\` read as `/`, a leading `//` or `/\`
  * taken for a host, characters escaped) goes over the socket instead, as the bytes a raw client
  * sends. Node's client refuses control characters and code points above U+00FF in a target, so
  * those few, lone surrogates among them, still go through inject.
