@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { PULL_SEARCH_ATTRIBUTE_KEYS, QUEUE_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
 import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
@@ -16,6 +17,8 @@ export interface DevServerOptions {
   uiPort: number;
   namespaces?: string[];
   log?: (line: string) => void;
+  /** How long it may take to answer gRPC; 60 s unless a test says otherwise. */
+  readyTimeoutMs?: number;
 }
 
 export interface DevServer {
@@ -28,6 +31,24 @@ export interface DevServer {
 
 /** Search attributes the pull request and webhook workflows set, so the Temporal UI can find them. */
 export const PULL_SEARCH_ATTRIBUTES = [...PULL_SEARCH_ATTRIBUTE_KEYS, ...QUEUE_SEARCH_ATTRIBUTE_KEYS, ...WEBHOOK_SEARCH_ATTRIBUTE_KEYS].map((k) => `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`);
+
+/**
+ * Whether the frontend answers a gRPC call. Its port opens before it serves (a restart reads its
+ * state file first): on a starved core the worker's 5 s connect timeout ran out in between.
+ */
+async function frontendAnswers(address: string): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: '2 seconds' });
+    const open = connection;
+    await open.withDeadline(Date.now() + 2000, () => open.workflowService.getSystemInfo({}));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => {});
+  }
+}
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -65,18 +86,24 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   const spawnError = new Promise<never>((_, reject) => child.once('error', (err) => reject(new Error(`could not run the Temporal CLI at ${o.cliPath}: ${err.message}`))));
   spawnError.catch(() => {});
 
-  const deadline = Date.now() + 60_000;
-  while (!(await portOpen(o.port))) {
-    if (exited) throw new Error(`the Temporal dev server exited during start-up:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('the Temporal dev server did not open its port within 60 s');
+  const readyMs = o.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + readyMs;
+  const address = `127.0.0.1:${o.port}`;
+  const waitUntil = async (ready: () => Promise<boolean>, what: string) => {
+    while (!(await ready())) {
+      if (exited) throw new Error(`the Temporal dev server exited during start-up:\n${output}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`the Temporal dev server did not ${what} within ${Math.round(readyMs / 1000)} s`);
+      }
+      await Promise.race([new Promise((r) => setTimeout(r, 100)), spawnError]);
     }
-    await Promise.race([new Promise((r) => setTimeout(r, 100)), spawnError]);
-  }
+  };
+  await waitUntil(() => portOpen(o.port), 'open its port');
+  await waitUntil(() => frontendAnswers(address), 'answer gRPC on its port');
 
   return {
-    address: `127.0.0.1:${o.port}`,
+    address,
     uiUrl: `http://localhost:${o.uiPort}`,
     pid: child.pid,
     async stop() {
