@@ -80,10 +80,15 @@ for (const dbType of ['mysql', 'sqlite3'] as const) {
     t.ok(rows.length >= 4 && rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash)), 'keys are stored as hashes');
     t.notOk(JSON.stringify(rows).includes('merge-keyed'), 'the key itself is not stored');
     await w.db('idempotency_answers').update({ created_unix: Math.floor(Date.now() / 1000) - IDEMPOTENCY_WINDOW_SECONDS - 1 });
+    const expiredIds = (await w.db('idempotency_answers').select('id')).map((r) => Number(r.id));
     const expired = await merge(w, p, { do: 'merge' }, 'alice', { 'idempotency-key': 'merge-keyed' });
     t.equal(expired.statusCode, 405, 'after 24 hours the key names a new request, judged afresh');
     t.notOk(expired.headers['idempotent-replayed']);
-    t.ok((await idempotencyStore(w.db).prune()) >= 3, 'expired answers are pruned');
+    // A claim prunes in the background once a minute per process, so on a slow run it may have
+    // deleted them first: what counts is that none of them is left.
+    await idempotencyStore(w.db).prune();
+    t.equal((await w.db('idempotency_answers').whereIn('id', expiredIds)).length, 0, `expired answers are pruned (${expiredIds.length})`);
+    t.ok(expiredIds.length >= 4, 'there were answers to prune');
     t.equal((await w.db('idempotency_answers').where('created_unix', '<', Math.floor(Date.now() / 1000) - IDEMPOTENCY_WINDOW_SECONDS)).length, 0, 'none older than the window is left');
   });
 }

@@ -76,7 +76,9 @@ t.test('the pool stops runaway work and refuses work beyond its queue', async (t
   const { app } = await startTestServices(t, { env: { POOL_TASK_TIMEOUT_MS: '300', POOL_MAX_THREADS: '1', POOL_MIN_THREADS: '1', POOL_MAX_QUEUE: '2', MARKUP_BODY_LIMIT: String(8 * 1024 * 1024) } });
   const render = (text: string) => app.inject({ method: 'POST', url: '/api/v1/markdown', payload: { Mode: 'gfm', Text: text } });
   const list = (n: number) => Array.from({ length: n }, (_, i) => `- item ${i} with **bold** and [link](https://example.com/${i})`).join('\n');
-  const warm = await render('warm up');
+  // The thread's first task loads the renderer; on a starved core that alone can outlast 300 ms.
+  let warm = await render('warm up');
+  for (let i = 0; i < 20 && warm.statusCode !== 200; i++) warm = await render('warm up');
   t.equal(warm.statusCode, 200, warm.body);
 
   const burst = await Promise.all(Array.from({ length: 8 }, () => render(list(5000))));
