@@ -1,13 +1,13 @@
 // Runs the Temporal dev server (the Temporal CLI) as a child process when no Temporal address is
 // configured, keeping its state in a file so workflows survive restarts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { PULL_SEARCH_ATTRIBUTE_KEYS, QUEUE_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attributes.js';
 import { WEBHOOK_SEARCH_ATTRIBUTE_KEYS } from '../workflows/webhook-messages.js';
+import { portOpen } from './ports.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -48,14 +48,6 @@ async function frontendAnswers(address: string): Promise<boolean> {
   } finally {
     await connection?.close().catch(() => {});
   }
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 export async function startDevServer(o: DevServerOptions): Promise<DevServer> {

@@ -3,17 +3,10 @@
 // run of serve.test.ts, restarting on its state file).
 import t from 'tap';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer } from '../../app/temporal-dev-server.js';
-import { freePort } from '../../app/ports.js';
-
-const portOpen = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = createConnection({ host: '127.0.0.1', port });
-  socket.once('connect', () => { socket.destroy(); resolve(true); });
-  socket.once('error', () => resolve(false));
-});
+import { freePort, portOpen } from '../../app/ports.js';
 
 t.test('a port that opens but never speaks gRPC is not a started dev server', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pullhost-fake-cli-'));

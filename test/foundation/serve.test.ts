@@ -3,22 +3,14 @@
 import t from 'tap';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { projectRoot } from '../../app/paths.js';
+import { portOpen } from '../../app/ports.js';
 import { freePort } from '../helper.js';
 
 const main = join(projectRoot, 'dist', 'app', 'main.js');
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createConnection({ host: '127.0.0.1', port });
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-  });
-}
 
 async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [main, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
