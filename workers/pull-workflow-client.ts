@@ -4,7 +4,7 @@
 import { Client, Connection, WithStartWorkflowOperation, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { UpdateDefinition, SignalDefinition, Workflow } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
-import { pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
+import { PULL_WORKFLOW_REVISION, pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
 import { mergeQueueWorkflow } from '../workflows/queue.js';
 import { queueNudgeSignal, queueWorkflowId, type QueueKey, type QueueWorkflowInput } from '../workflows/queue-messages.js';
 import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
@@ -115,7 +115,9 @@ export class PullWorkflowClient {
   }
 
   private input(key: PullKey): PullWorkflowInput {
-    return this.historyEventLimit ? { key, historyEventLimit: this.historyEventLimit } : { key };
+    const input: PullWorkflowInput = { key, revision: PULL_WORKFLOW_REVISION };
+    if (this.historyEventLimit) input.historyEventLimit = this.historyEventLimit;
+    return input;
   }
 
   private startOperation(key: PullKey) {

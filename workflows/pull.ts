@@ -2,11 +2,12 @@
 // takes one operation at a time — merge, update, auto-merge, close/reopen, base change — and keeps
 // mergeability fresh when the head or base moves.
 //
-// Versioning: no release has run this workflow yet, so its code changes freely. After the first
-// one, a change to the commands it issues goes behind patched() (test/merge/replay.test.ts replays
-// recorded histories to catch the rest). Each patch marker also makes the SDK upsert the
-// TemporalChangeVersion search attribute, about 8 ms on a merge's answer here: call patched() where
-// nobody waits (the run's first task), not in an operation's path.
+// Versioning: a change to the commands it issues goes behind the run's code revision
+// (input.revision; PULL_WORKFLOW_REVISION in workflows/pull-messages.ts), which new runs and runs
+// continuing as new take, so recorded histories replay on the paths they took
+// (test/merge/replay.test.ts replays every revision's). patched() would do the same for a change
+// inside a running run, but each patch marker also makes the SDK upsert the TemporalChangeVersion
+// search attribute, about 8 ms on a merge's answer here.
 import {
   ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, proxyActivities, proxyLocalActivities,
   setHandler, workflowInfo,
@@ -18,7 +19,7 @@ import { Describer } from './description.js';
 import {
   baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, deleteUpdate, headChangedSignal, mergeUpdate, pingUpdate,
   reviewsChangedSignal, setStateUpdate, updateBranchUpdate, viewQuery,
-  type AutoMergeSchedule, type BranchMove, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
+  PULL_WORKFLOW_REVISION, type AutoMergeSchedule, type BranchMove, type MergeRequest, type MergeStyle, type OperationOutcome, type PullWorkflowInput,
 } from './pull-messages.js';
 
 /**
@@ -59,10 +60,19 @@ const mergeWork = proxyLocalActivities<PullActivities>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 10 },
 });
 
+/**
+ * An auto-merge's announcement runs as a local activity: nobody waits for that workflow task's
+ * answer, so it saves the activity's round trips through the server (three events and a workflow
+ * task per merged pull request in a burst). A merge request's announcement stays a normal activity,
+ * so its caller is answered before the announcement runs.
+ */
+const localRecords = proxyLocalActivities<PullActivities>({ ...RECORD_ACTIVITY_OPTIONS, localRetryThreshold: '10 seconds' });
+
 const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
 
 export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<void> {
   const { key } = input;
+  const revision = input.revision ?? 0;
   const describer = new Describer(key);
   const historyLimit = input.historyEventLimit ?? HISTORY_EVENT_LIMIT;
   const mutex = new Mutex();
@@ -79,11 +89,14 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     mergeabilityStale = true;
     refreshAtOnce = true;
   };
-  // Branches this pull request's operations moved, to tell the other pull requests once answered.
-  const announcements: BranchMove[] = [];
-  const announceLater = (move: BranchMove | undefined) => {
-    if (move) announcements.push(move);
+  // Branches this pull request's operations moved, to tell the other pull requests once answered;
+  // `unwatched`: no caller waits for the workflow task that tells them (an auto-merge's move).
+  const announcements: Array<{ move: BranchMove; unwatched: boolean }> = [];
+  const announceLater = (move: BranchMove | undefined, unwatched = false) => {
+    if (move) announcements.push({ move, unwatched: unwatched && revision >= 1 });
   };
+  // Nobody races an auto-merge's end with requests of their own, so its run need not linger.
+  let endedByAutoMerge = false;
   let autoMergeDue = autoMerge !== null;
   // Consecutive base-only checks put off because the base kept moving.
   let deferrals = 0;
@@ -273,8 +286,9 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         operationId: `${workflowInfo().workflowId}/auto/${schedule.scheduledAt}`, requestId: `auto-merge/${schedule.scheduledAt}`,
       });
       if (outcome.status === 200) {
-        announceLater(outcome.moved);
+        announceLater(outcome.moved, true);
         await finishMerge(outcome.deleteBranch, schedule.doerId);
+        endedByAutoMerge = revision >= 1;
         return;
       }
       const message = (outcome.body as { message?: string } | undefined)?.message ?? `status ${outcome.status}`;
@@ -290,9 +304,9 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   /** Tells the other pull requests about the branches operations moved, one operation at a time. */
   const announce = async () => {
     while (announcements.length > 0) {
-      const move = announcements[0]!;
+      const { move, unwatched } = announcements[0]!;
       try {
-        await mutex.runExclusive(() => records.announceBranchMoved(move));
+        await mutex.runExclusive(() => (unwatched ? localRecords : records).announceBranchMoved(move));
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
         // Out of retries: those pull requests check again on their next event.
@@ -362,9 +376,9 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     // Merged or closed: the run lingers while operations keep arriving (the rest of a burst that
     // raced the one that ended it), so they are answered here instead of each starting a run; a
     // reopen takes it back to the loop above.
-    if (historyTooLong() || !(await condition(() => !finished || !allHandlersFinished(), LINGER))) return;
+    if (historyTooLong() || endedByAutoMerge || !(await condition(() => !finished || !allHandlersFinished(), LINGER))) return;
   }
   await continueAsNew<typeof pullRequestWorkflow>({
-    key, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },
+    key, revision: PULL_WORKFLOW_REVISION, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },
   });
 }

@@ -3,7 +3,10 @@
 // upgrade. A change that fails here goes behind patched() (see workflows/pull.ts).
 //
 // RECORD_HISTORIES=1 runs the scenarios below against the real parts and writes their histories
-// there (do it when the workflow gains a path the fixtures do not cover, and commit them).
+// there (do it when the workflow gains a path the fixtures do not cover, and commit them). Files
+// are named by the code revision that recorded them (workflows/pull-messages.ts,
+// PULL_WORKFLOW_REVISION; no suffix: revision 0), and older revisions' files are kept: runs
+// started under them may still be open somewhere, and must replay on the paths they took.
 import t from 'tap';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { Worker, bundleWorkflowCode } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import { pullWorld, settledMergeable, type PullWorld } from '../pulls/fixtures.js';
 import { merge, openPull, refOf, waitFor } from './world.js';
+import { PULL_WORKFLOW_REVISION } from '../../workflows/pull-messages.js';
 
 // Compiled to dist/test/merge; the fixtures stay in the source tree.
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/histories/', import.meta.url));
@@ -29,7 +33,8 @@ async function record(w: PullWorld, index: number, name: string): Promise<void> 
   await waitFor(async () => (await handle.describe()).status.name !== 'RUNNING', 20_000, 100);
   mkdirSync(FIXTURES, { recursive: true });
   // Protobuf's binary form: the SDK's JSON helpers trip over its two copies of protobufjs here.
-  writeFileSync(join(FIXTURES, `${name}.binpb`), History.encode(await handle.fetchHistory()).finish());
+  const revision = PULL_WORKFLOW_REVISION > 0 ? `.r${PULL_WORKFLOW_REVISION}` : '';
+  writeFileSync(join(FIXTURES, `${name}${revision}.binpb`), History.encode(await handle.fetchHistory()).finish());
 }
 
 if (process.env.RECORD_HISTORIES === '1') {
