@@ -3,6 +3,7 @@
 import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
 import { baseLog, merge, openPull, refOf, waitFor } from './world.js';
+import { PULL_WORKFLOW_REVISION, type PullWorkflowInput } from '../../workflows/pull-messages.js';
 
 const baseLogSubject = (w: Parameters<typeof baseLog>[0]) => baseLog(w, 'refs/heads/main', 1)[0]!.subject;
 
@@ -134,5 +135,10 @@ t.test('a scheduled auto-merge survives its workflow continuing as new', async (
   t.ok(await waitFor(isMerged, 20_000, 50), 'the carried schedule fires on the success status');
   const log = baseLogSubject(w);
   t.equal(log, 'after many runs', 'with the style and title it was scheduled with');
+  // The continued run took the current code revision, not the one its first run started under.
+  const started = (await handle.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!;
+  const input = JSON.parse(Buffer.from(started.input!.payloads![0]!.data!).toString('utf8')) as PullWorkflowInput;
+  t.equal(input.revision, PULL_WORKFLOW_REVISION, 'the continued run has the current code revision');
+  t.ok(input.carried, 'and is a continued run');
 });
 
