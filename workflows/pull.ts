@@ -40,6 +40,14 @@ const MAX_DEFERRAL_MS = 30_000;
 /** How long a merged or closed pull request's run waits for more operations before it ends. */
 const LINGER = '2 seconds';
 
+/**
+ * A run its auto-merge ended waits only this long: nobody races an auto-merge with requests of
+ * their own. It still ends in a later workflow task than the merge's: the server refuses to end a
+ * run while signals that arrived during the task are unhandled (in a burst the base-moved ones
+ * nearly always do), and that failed task would be replayed from scratch, its merge run again.
+ */
+const AFTER_AUTO_MERGE = '1 millisecond';
+
 const records = proxyActivities<PullActivities>(RECORD_ACTIVITY_OPTIONS);
 // Git work can take longer on big repositories; the merge journal makes retries safe.
 const gitWork = proxyActivities<PullActivities>({
@@ -95,7 +103,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   const announceLater = (move: BranchMove | undefined, unwatched = false) => {
     if (move) announcements.push({ move, unwatched: unwatched && revision >= 1 });
   };
-  // Nobody races an auto-merge's end with requests of their own, so its run need not linger.
+  // See AFTER_AUTO_MERGE.
   let endedByAutoMerge = false;
   let autoMergeDue = autoMerge !== null;
   // Consecutive base-only checks put off because the base kept moving.
@@ -376,7 +384,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     // Merged or closed: the run lingers while operations keep arriving (the rest of a burst that
     // raced the one that ended it), so they are answered here instead of each starting a run; a
     // reopen takes it back to the loop above.
-    if (historyTooLong() || endedByAutoMerge || !(await condition(() => !finished || !allHandlersFinished(), LINGER))) return;
+    if (historyTooLong() || !(await condition(() => !finished || !allHandlersFinished(), endedByAutoMerge ? AFTER_AUTO_MERGE : LINGER))) return;
   }
   await continueAsNew<typeof pullRequestWorkflow>({
     key, revision: PULL_WORKFLOW_REVISION, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },

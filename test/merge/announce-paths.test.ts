@@ -1,7 +1,8 @@
 // How a merged pull request's run tells the others that their base moved, read from its Temporal
-// history: an auto-merge announces in a local activity and ends at once (nobody waits for that
-// workflow task); a merge request announces in a normal activity, after its caller was answered,
-// and lingers for racing requests. Either way the pull requests into the base are checked again.
+// history: an auto-merge announces in a local activity (nobody waits for that workflow task) and
+// ends in the next task, without lingering; a merge request announces in a normal activity, after
+// its caller was answered, and lingers for racing requests. Either way the pull requests into the
+// base are checked again.
 import t, { type Test } from 'tap';
 import proto from '@temporalio/proto';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
@@ -18,12 +19,15 @@ async function historyOf(t: Test, w: PullWorld, index: number) {
 
 type Events = Awaited<ReturnType<typeof historyOf>>;
 
-/** The history's steps in order: `activity:<type>`, `local:<type>` (a local activity's marker) and `timer`. */
+/** The history's steps in order: `activity:<type>`, `local:<type>` (a local activity's marker) and `timer:<ms>`. */
 function steps(events: Events): string[] {
   const out: string[] = [];
   for (const e of events) {
     if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) out.push(`activity:${e.activityTaskScheduledEventAttributes!.activityType!.name}`);
-    if (e.eventType === EventType.EVENT_TYPE_TIMER_STARTED) out.push('timer');
+    if (e.eventType === EventType.EVENT_TYPE_TIMER_STARTED) {
+      const { seconds, nanos } = e.timerStartedEventAttributes!.startToFireTimeout!;
+      out.push(`timer:${Number(seconds ?? 0) * 1000 + Math.round((nanos ?? 0) / 1e6)}`);
+    }
     if (e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED) {
       // The SDK's local-activity marker names the activity in its JSON data payload.
       const data = e.markerRecordedEventAttributes!.details?.data?.payloads?.[0]?.data;
@@ -51,7 +55,7 @@ t.test('an auto-merge announces inside its own workflow task and ends; a merge r
   const autoSteps = steps(await historyOf(t, w, auto));
   const merged = autoSteps.lastIndexOf('local:mergePullRequest');
   t.ok(merged >= 0, `the auto-merge ran: ${autoSteps.join(' ')}`);
-  t.same(autoSteps.slice(merged), ['local:mergePullRequest', 'local:announceBranchMoved'], 'announced as a local activity, then the run ended without a linger timer');
+  t.same(autoSteps.slice(merged), ['local:mergePullRequest', 'local:announceBranchMoved', 'timer:1'], 'announced as a local activity, then the run ended in its next task, without lingering');
   t.notOk(autoSteps.includes('activity:announceBranchMoved'), 'no announcement went through the server as an activity');
   const mainAfterAuto = refOf(w, 'refs/heads/main');
   t.ok(await waitFor(async () => (await checkedBase(w, waiting)) === mainAfterAuto, 45_000, 200), 'the waiting pull request was checked against the moved base');
@@ -62,5 +66,5 @@ t.test('an auto-merge announces inside its own workflow task and ends; a merge r
   const manualSteps = steps(await historyOf(t, w, waiting));
   const manual = manualSteps.lastIndexOf('local:mergePullRequest');
   t.ok(manual >= 0, `the merge ran: ${manualSteps.join(' ')}`);
-  t.same(manualSteps.slice(manual), ['local:mergePullRequest', 'activity:announceBranchMoved', 'timer'], 'a merge request announces as an activity and lingers');
+  t.same(manualSteps.slice(manual), ['local:mergePullRequest', 'activity:announceBranchMoved', 'timer:2000'], 'a merge request announces as an activity and lingers');
 });
