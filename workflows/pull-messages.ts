@@ -119,7 +119,8 @@ export interface PullWorkflowView {
  * The workflow code revision new runs start under. A path added after recorded histories exist
  * checks the run's revision, so those histories replay on the path they took (test/merge/replay.test.ts);
  * unlike patched(), this costs a run no marker event and no search-attribute upsert.
- *   1: an auto-merge announces its base move as a local activity, and its run ends without lingering.
+ *   1: an auto-merge announces its base move as a local activity, and its run ends a 1 ms timer
+ *      after the merge instead of lingering.
  */
 export const PULL_WORKFLOW_REVISION = 1;
 

@@ -71,7 +71,7 @@ const mergeWork = proxyLocalActivities<PullActivities>({
 /**
  * An auto-merge's announcement runs as a local activity: nobody waits for that workflow task's
  * answer, so it saves the activity's round trips through the server (three events and a workflow
- * task per merged pull request in a burst). A merge request's announcement stays a normal activity,
+ * task per announcement; in a burst the pull request whose commit tops a landed chain announces it). A merge request's announcement stays a normal activity,
  * so its caller is answered before the announcement runs.
  */
 const localRecords = proxyLocalActivities<PullActivities>({ ...RECORD_ACTIVITY_OPTIONS, localRetryThreshold: '10 seconds' });
