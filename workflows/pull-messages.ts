@@ -120,7 +120,7 @@ export interface PullWorkflowView {
  * checks the run's revision, so those histories replay on the path they took (test/merge/replay.test.ts);
  * unlike patched(), this costs a run no marker event and no search-attribute upsert.
  *   1: an auto-merge announces its base move as a local activity, and its run ends a 1 ms timer
- *      after the merge instead of lingering.
+ *      after the merge instead of lingering; a signal does not wake a lingering run.
  */
 export const PULL_WORKFLOW_REVISION = 1;
 

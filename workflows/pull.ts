@@ -338,6 +338,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
   started = true;
   describe();
 
+  // A lingering run wakes for an operation (or a reopen). From revision 1 not for a signal: a
+  // merged or closed pull request has nothing to do for one, and each woke it and restarted its
+  // linger timer (a signal's handler counts as unfinished while the condition is checked).
+  const lingerWoken = revision >= 1 ? () => !finished || mutex.locked : () => !finished || !allHandlersFinished();
   // What the last operations moved is told before the run ends, lingers or continues as new.
   const settle = async () => {
     await condition(allHandlersFinished);
@@ -384,7 +388,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     // Merged or closed: the run lingers while operations keep arriving (the rest of a burst that
     // raced the one that ended it), so they are answered here instead of each starting a run; a
     // reopen takes it back to the loop above.
-    if (historyTooLong() || !(await condition(() => !finished || !allHandlersFinished(), endedByAutoMerge ? AFTER_AUTO_MERGE : LINGER))) return;
+    if (historyTooLong() || !(await condition(lingerWoken, endedByAutoMerge ? AFTER_AUTO_MERGE : LINGER))) return;
   }
   await continueAsNew<typeof pullRequestWorkflow>({
     key, revision: PULL_WORKFLOW_REVISION, historyEventLimit: input.historyEventLimit, carried: { operations, autoMerge, mergeabilityStale, lastOperation, lastRequestId },
