@@ -6,13 +6,12 @@
 import t, { type Test } from 'tap';
 import proto from '@temporalio/proto';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
-import { merge, openPull, refOf, waitFor } from './world.js';
+import { merge, openPull, pullWorkflowHandle, refOf, waitFor } from './world.js';
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 
 async function historyOf(t: Test, w: PullWorld, index: number) {
-  const repo = await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id');
-  const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: repo.id, index }));
+  const handle = await pullWorkflowHandle(w, index);
   t.ok(await waitFor(async () => (await handle.describe()).status.name === 'COMPLETED', 20_000, 100), `the run of #${index} completes`);
   return (await handle.fetchHistory()).events ?? [];
 }

@@ -5,7 +5,7 @@
 import t from 'tap';
 import proto from '@temporalio/proto';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
-import { assertLandedOnce, mainMerges, mergedCount, scheduledBurst, turnGreen, waitFor } from './world.js';
+import { assertLandedOnce, mainMerges, mergedCount, pullWorkflowHandle, scheduledBurst, turnGreen, waitFor } from './world.js';
 
 const N = 50;
 const WorkflowTaskFailedCause = proto.temporal.api.enums.v1.WorkflowTaskFailedCause;
@@ -28,11 +28,10 @@ t.test(`${N} auto-merges turning green together land exactly once`, async (t) =>
 
 /** Over the runs' histories: workflow tasks refused for unhandled commands, timers cancelled after the merge. */
 async function endsOfRuns(w: PullWorld, indexes: number[]): Promise<{ refused: number; restarted: number }> {
-  const repo = await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id');
   let refused = 0;
   let restarted = 0;
   for (const index of indexes) {
-    const handle = w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: repo.id, index }));
+    const handle = await pullWorkflowHandle(w, index);
     await waitFor(async () => (await handle.describe()).status.name !== 'RUNNING', 20_000, 100);
     const events = (await handle.fetchHistory()).events ?? [];
     refused += events.filter((e) => e.workflowTaskFailedEventAttributes?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND).length;

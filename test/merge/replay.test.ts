@@ -1,6 +1,6 @@
 // Determinism of the pull request workflow: histories recorded by an earlier version of the code
 // (test/fixtures/histories) must replay with this one, or running workflows would fail after an
-// upgrade. A change that fails here goes behind patched() (see workflows/pull.ts).
+// upgrade. A change that fails here goes behind a new code revision (see workflows/pull.ts).
 //
 // RECORD_HISTORIES=1 runs the scenarios below against the real parts and writes their histories
 // there (do it when the workflow gains a path the fixtures do not cover, and commit them). Files
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, bundleWorkflowCode } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import { pullWorld, settledMergeable, type PullWorld } from '../pulls/fixtures.js';
-import { merge, openPull, refOf, waitFor } from './world.js';
+import { merge, openPull, pullWorkflowHandle as workflowOf, refOf, waitFor } from './world.js';
 import { PULL_WORKFLOW_REVISION } from '../../workflows/pull-messages.js';
 
 // Compiled to dist/test/merge; the fixtures stay in the source tree.
@@ -22,10 +22,6 @@ const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/histories/', impo
 const History = proto.temporal.api.history.v1.History;
 const WORKFLOWS = fileURLToPath(new URL('../../workflows/index.js', import.meta.url));
 
-async function workflowOf(w: PullWorld, index: number) {
-  const repo = await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id');
-  return w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: repo.id, index }));
-}
 
 /** Waits until the pull request's workflow has ended (merged) and writes its history. */
 async function record(w: PullWorld, index: number, name: string): Promise<void> {

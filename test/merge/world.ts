@@ -126,3 +126,9 @@ export async function assertLandedOnce(t: Tap, w: PullWorld, prefix: string, n: 
 export function mainMerges(w: PullWorld): number {
   return Number(execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'rev-list', '--count', '--merges', 'refs/heads/main'], { encoding: 'utf8' }));
 }
+
+/** The Temporal handle of alice/widget's pull request `index` workflow (its latest run). */
+export async function pullWorkflowHandle(w: PullWorld, index: number) {
+  const repo = await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id');
+  return w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: repo.id, index }));
+}
