@@ -99,7 +99,7 @@ export async function runPullOperation<R extends OperationRequest>(
   let outcome: OperationOutcome;
   try {
     const onRetry = (failure: { kind: string; detail: string }, attempt: number) => {
-      log.warn({ updateId: operationKey.updateId, kind: failure.kind, attempt, detail: failure.detail }, 'pull request operation sent again');
+      log.warn({ updateId: operationKey.updateId, kind: failure.kind, attempt, detail: failure.detail }, failure.kind === 'no-answer' ? 'pull request operation: waiting for its answer again' : 'pull request operation sent again');
     };
     const args: [R] = [{ ...request, requestId: operationKey.requestId }];
     outcome = queue

@@ -1,7 +1,9 @@
 // Callers of the per-pull-request workflows: the API (Update-With-Start, so that the first
 // operation starts the workflow, and signal-with-start for notifications) and activities that tell
 // other pull requests a branch moved (through the worker's own client).
-import { Client, Connection, WithStartWorkflowOperation, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import {
+  Client, Connection, WithStartWorkflowOperation, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, defaultGrpcRetryOptions, makeGrpcRetryInterceptor,
+} from '@temporalio/client';
 import type { UpdateDefinition, SignalDefinition, Workflow } from '@temporalio/common';
 import { pullRequestWorkflow } from '../workflows/pull.js';
 import { PULL_WORKFLOW_REVISION, pullWorkflowId, type OperationOutcome, type PullKey, type PullWorkflowInput } from '../workflows/pull-messages.js';
@@ -35,6 +37,8 @@ const IN_FLIGHT_PER_WORKFLOW = 8;
  * within its own budget instead, so an unreachable frontend is reported in seconds.
  */
 const SDK_ATTEMPTS = 3;
+/** A call that stops this long before the operation's deadline stopped for another reason. */
+const EARLY_STOP_MARGIN_MS = 1_000;
 
 /** An operation that did not get its workflow's answer, with what the failure proves. */
 export class PullUpdateError extends Error {
@@ -67,6 +71,15 @@ class KeyedLimit {
   }
 }
 
+/**
+ * A call that timed out or was cancelled well before this client's own deadline: the server's or a
+ * proxy's long-poll limit, a dropped stream. It proves nothing about the update, which may be
+ * running: its outcome is worth waiting for.
+ */
+function stoppedEarly(err: unknown, deadline: number): boolean {
+  return err instanceof WorkflowUpdateRPCTimeoutOrCancelledError && Date.now() < deadline - EARLY_STOP_MARGIN_MS;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** 100 ms doubling to 1 s, jittered so that racing callers spread out. */
 const backoff = (attempt: number) => Math.min(1000, 50 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random());
@@ -76,7 +89,7 @@ export class PullWorkflowClient {
   operationTimeoutMs = OPERATION_TIMEOUT_MS;
   retryBudgetMs = RETRY_BUDGET_MS;
   private readonly inFlight = new KeyedLimit(IN_FLIGHT_PER_WORKFLOW);
-  /** Attempts sent again, by what the failure before proved. */
+  /** Attempts sent again, by what the failure before proved ('no-answer': waited on again by id, not sent). */
   readonly retried: Record<UpdateFailureKind, number> = { 'never-ran': 0, busy: 0, refused: 0, 'no-answer': 0, unavailable: 0 };
 
   /** Updates kept in flight per workflow (tests lift it to reach the server's own limit). */
@@ -136,8 +149,9 @@ export class PullWorkflowClient {
    * gets the first answer back. An attempt is repeated only when its failure proves the update
    * never ran (the server rejected it unprocessed or aborted it before acceptance: the next attempt
    * may reach the next run) or the service was busy or unreachable (the same id joins the first
-   * attempt if that got through), within the retry budget; anything else, or the deadline, throws
-   * a PullUpdateError saying what is known.
+   * attempt if that got through), within the retry budget. A call that timed out or was cancelled
+   * well before the deadline proves nothing: the outcome is then awaited by the update's id, never
+   * sent again. Anything else, or the deadline, throws a PullUpdateError saying what is known.
    */
   async execute<A extends unknown[]>(
     key: PullKey,
@@ -198,6 +212,11 @@ export class PullWorkflowClient {
           }));
         } catch (err) {
           const failure = classifyUpdateFailure(err);
+          if (stoppedEarly(err, deadline)) {
+            this.retried['no-answer']++;
+            onRetry?.(failure, attempt, err);
+            return await this.awaitOutcome(workflowId, updateId, deadline, new PullUpdateError(failure, attempt, err));
+          }
           const pause = backoff(attempt);
           if (!worthRetrying(failure.kind) || Date.now() + pause > Math.min(retryUntil, deadline)) throw new PullUpdateError(failure, attempt, err);
           this.retried[failure.kind]++;
@@ -206,6 +225,25 @@ export class PullWorkflowClient {
         }
       }
     });
+  }
+
+  /**
+   * Waits for the outcome of an update that may be running, by its id, without sending it again
+   * (so it can never run twice). An update the server does not know (never admitted, or its run has
+   * ended and taken it along) or the deadline leaves `unanswered` as the answer.
+   */
+  private async awaitOutcome(workflowId: string, updateId: string, deadline: number, unanswered: PullUpdateError): Promise<OperationOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.client.withDeadline(deadline, () => this.client.workflow.getHandle(workflowId).getUpdateHandle<OperationOutcome>(updateId).result());
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError) throw new PullUpdateError(classifyUpdateFailure(err), unanswered.attempts, err);
+        const pause = backoff(attempt);
+        const again = stoppedEarly(err, deadline) || classifyUpdateFailure(err).kind === 'busy';
+        if (!again || Date.now() + pause > deadline) throw unanswered;
+        await sleep(pause);
+      }
+    }
   }
 
   /** Signal-with-start; a busy or unreachable service is retried within the retry budget. */
