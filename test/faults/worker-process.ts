@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../app/paths.js';
 import type { Config } from '../../app/config.js';
+import type { Test as Tap } from 'tap';
+import { freePort } from '../helper.js';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -39,4 +41,26 @@ export function startRoleProcess(config: Config, role: 'worker' | 'api', extraEn
       await exited;
     },
   };
+}
+
+/**
+ * An `api` process on a free port of its own, once it answers /api/healthz. On a core shared with
+ * the rest of the suite a start has taken more than 30 s: it gets two minutes, and a process that
+ * exits first is reported at once, with its output.
+ */
+export async function startApiProcess(t: Tap, config: Config, extraEnv: Record<string, string> = {}): Promise<{ api: WorkerProcess; base: string }> {
+  const port = await freePort();
+  const api = startRoleProcess(config, 'api', { HTTP_PORT: String(port), HTTP_ADDR: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}/`, ...extraEnv });
+  t.teardown(() => api.stop());
+  const base = `http://127.0.0.1:${port}`;
+  let exited = false;
+  void api.exited.then(() => (exited = true));
+  const deadline = Date.now() + 120_000;
+  let up = false;
+  while (!up && !exited && Date.now() < deadline) {
+    up = (await fetch(`${base}/api/healthz`).catch(() => null))?.ok === true;
+    if (!up) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.ok(up, `the API process answers${up ? '' : ` (${exited ? 'it exited' : 'not within 120 s'}): ${api.output().slice(-500)}`}`);
+  return { api, base };
 }

@@ -2,20 +2,14 @@
 // the workflow run that gave it has ended; the key with another request is refused (422); without a
 // key every request is judged afresh. On MariaDB and on SQLite.
 import t, { type Test } from 'tap';
-import { freePort } from '../helper.js';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
-import { startRoleProcess } from '../faults/worker-process.js';
+import { startApiProcess } from '../faults/worker-process.js';
 import { IDEMPOTENCY_WINDOW_SECONDS, idempotencyStore } from '../../db/idempotency.js';
 import { baseLog, merge, openPull, refOf, waitFor } from './world.js';
 
 /** A second API process (the `api` role) on the world's database and Temporal. */
 async function secondApi(t: Test, w: PullWorld): Promise<(method: string, path: string, body: unknown, headers: Record<string, string>) => Promise<{ status: number; body: string; headers: Headers }>> {
-  const port = await freePort();
-  const api = startRoleProcess(w.config, 'api', { HTTP_PORT: String(port), HTTP_ADDR: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}/` });
-  t.teardown(() => api.stop());
-  const base = `http://127.0.0.1:${port}`;
-  const up = await waitFor(async () => (await fetch(`${base}/api/healthz`).catch(() => null))?.ok === true, 30_000, 100);
-  t.ok(up, `the second API process answers${up ? '' : `: ${api.output().slice(-500)}`}`);
+  const { base } = await startApiProcess(t, w.config);
   return async (method, path, body, headers) => {
     const r = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     return { status: r.status, body: await r.text(), headers: r.headers };

@@ -9,7 +9,7 @@ import { startDevServer } from '../../app/temporal-dev-server.js';
 import { temporalCliPath } from '../../app/paths.js';
 import { freePort } from '../helper.js';
 import { pullWorld } from '../pulls/fixtures.js';
-import { startRoleProcess } from '../faults/worker-process.js';
+import { startApiProcess } from '../faults/worker-process.js';
 import { merge, openPull, refOf, waitFor } from './world.js';
 import { runPullOperation } from '../../api/pull-operations.js';
 import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
@@ -26,11 +26,7 @@ t.test('a deadline and an unreachable frontend answer 503 with Retry-After, neve
   const before = refOf(w, 'refs/heads/main');
 
   // An API process of its own, whose log this test reads.
-  const port = await freePort();
-  const api = startRoleProcess(w.config, 'api', { HTTP_PORT: String(port), HTTP_ADDR: '127.0.0.1', APP_URL: `http://127.0.0.1:${port}/`, LOG_LEVEL: 'warn' });
-  t.teardown(() => api.stop());
-  const base = `http://127.0.0.1:${port}`;
-  t.ok(await waitFor(async () => (await fetch(`${base}/api/healthz`).catch(() => null))?.ok === true, 30_000, 100), 'the API process answers');
+  const { api, base } = await startApiProcess(t, w.config, { LOG_LEVEL: 'warn' });
   const auth = await w.tokenHeader('alice');
 
   // Arguments the workflow's validator refuses are the caller's mistake: 422, not a retry.
