@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createLogger, logStream } from './logger.js';
+import { startIdleCollection } from './idle-gc.js';
 import { temporalConnectionSettings, workerTuning } from './temporal-settings.js';
 import { temporalCliPath } from './paths.js';
 import { startDevServer, type DevServer } from './temporal-dev-server.js';
@@ -56,6 +57,8 @@ async function openAndMigrate(config: Config, log: DatabaseLog): Promise<Db> {
 export async function startRuntime(config: Config, role: Role): Promise<Runtime> {
   const log = createLogger(config.LOG_LEVEL);
   installTemporalLogging(log);
+  // Every role: a worker's bursts leave garbage as the API's do (the API also starts it: tests build it alone).
+  startIdleCollection(config.IDLE_GC_SECONDS);
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => log.error({ err }, 'error while stopping'));

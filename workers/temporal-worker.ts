@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type ActivityInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { noteWork } from '../app/idle-gc.js';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { createQueueActivities } from './queue-activities.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities.js';
@@ -99,6 +100,20 @@ export type WorkerDeps = ActivityDeps & WebhookActivityDeps & { config: Database
  */
 const WEBHOOK_DB_CONNECTIONS = 4;
 
+/**
+ * An activity is work as a request is: the quiet period after a burst of them gives its garbage back
+ * (app/idle-gc.ts). Without this a worker's burst ended with no collection after it.
+ */
+const noteActivityWork: ActivityInterceptors = {
+  inbound: {
+    execute(input, next) {
+      noteWork();
+      return next(input);
+    },
+  },
+};
+const interceptors = { activity: [() => noteActivityWork] };
+
 export async function startTemporalWorker(settings: WorkerSettings, deps: WorkerDeps): Promise<RunningWorker> {
   await ensureSearchAttributes(settings, settings.namespace);
   const connection = await NativeConnection.connect(connectionOptions(settings));
@@ -113,12 +128,14 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Worker
       ...settings.tuning,
       workflowBundle: await workflowBundle(),
       activities: { ...createActivities(deps), ...createQueueActivities(deps) },
+      interceptors,
     });
     webhookWorker = await Worker.create({
       connection,
       namespace: settings.namespace,
       taskQueue: webhookActivityQueue(settings.taskQueue),
       activities: createWebhookActivities({ ...deps, db: webhookDb }),
+      interceptors,
       // One slot per hook delivering at once, plus the dispatcher's.
       maxConcurrentActivityTaskExecutions: deps.config.WEBHOOK_MAX_CONCURRENT_DELIVERIES + 1,
     });
