@@ -19,7 +19,7 @@ import { table } from './load.js';
 const N = Number(process.argv[2] ?? 100);
 const BASES = Number(process.argv[3] ?? 1);
 /** The setting README recommends for a thousand waiting pull requests per worker. */
-const MAX_CACHED_WORKFLOWS = 250;
+const MAX_CACHED_WORKFLOWS = 1_000;
 const EventType = proto.temporal.api.enums.v1.EventType;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const who = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com'];
