@@ -22,7 +22,6 @@ const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/histories/', impo
 const History = proto.temporal.api.history.v1.History;
 const WORKFLOWS = fileURLToPath(new URL('../../workflows/index.js', import.meta.url));
 
-
 /** Waits until the pull request's workflow has ended (merged) and writes its history. */
 async function record(w: PullWorld, index: number, name: string): Promise<void> {
   const handle = await workflowOf(w, index);

@@ -10,7 +10,7 @@ import { temporalCliPath } from '../../app/paths.js';
 import { freePort } from '../helper.js';
 import { pullWorld } from '../pulls/fixtures.js';
 import { startApiProcess } from '../faults/worker-process.js';
-import { merge, openPull, refOf, waitFor } from './world.js';
+import { directMerge, merge, openPull, refOf, waitFor, widgetRepoId } from './world.js';
 import { runPullOperation } from '../../api/pull-operations.js';
 import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
 
@@ -30,11 +30,8 @@ t.test('a deadline and an unreachable frontend answer 503 with Retry-After, neve
   const auth = await w.tokenHeader('alice');
 
   // Arguments the workflow's validator refuses are the caller's mistake: 422, not a retry.
-  const repoId = (await w.db('repositories').where({ lower_name: 'widget' }).first('id')).id as number;
-  const odd: MergeRequest = {
-    doerId: w.users.alice.id, style: 'octopus' as MergeRequest['style'], title: '', message: '', mergeCommitId: '', headCommitId: '',
-    mergeWhenChecksSucceed: false, forceMerge: false, deleteBranchAfterMerge: null,
-  };
+  const repoId = await widgetRepoId(w);
+  const odd = directMerge(w, { style: 'octopus' as MergeRequest['style'] });
   await t.rejects(runPullOperation(w.app.services, { repoId, index: p }, mergeUpdate, odd, { updateId: 'refused-style', requestId: 'race-refused-1', log: w.app.log }), { status: 422, message: /unknown merge style/ });
 
   // No worker: the update waits in Temporal until the operation deadline.

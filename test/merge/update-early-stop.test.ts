@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { PullUpdateError, PullWorkflowClient } from '../../workers/pull-workflow-client.js';
 import { mergeUpdate } from '../../workflows/pull-messages.js';
 import { pullWorld } from '../pulls/fixtures.js';
-import { baseLog, openPull, refOf } from './world.js';
+import { directMerge, mergesSince, openPull, refOf, widgetRepoId } from './world.js';
 
 const UPDATE_CALLS = /\/(ExecuteMultiOperation|PollWorkflowExecutionUpdate)$/;
 
@@ -58,12 +58,8 @@ t.test('an update call stopped early: the outcome is awaited by id, the update n
   const client = PullWorkflowClient.over(new Client({ connection, namespace: w.config.TEMPORAL_NAMESPACE }), {
     taskQueue: w.config.TEMPORAL_TASK_QUEUE, workflowIdPrefix: w.config.TEMPORAL_WORKFLOW_ID_PREFIX,
   });
-  const repoId = Number((await w.db('repositories').where({ lower_name: 'widget' }).first('id')).id);
-  const request = {
-    doerId: w.users.alice.id, style: 'merge' as const, title: '', message: '', mergeCommitId: '', headCommitId: '',
-    mergeWhenChecksSucceed: false, forceMerge: false, deleteBranchAfterMerge: null,
-  };
-  const merges = (before: string) => baseLog(w, `${before}..refs/heads/main`, 100).filter((c) => c.subject.startsWith('Merge pull request')).length;
+  const repoId = await widgetRepoId(w);
+  const request = directMerge(w);
 
   // The merge reaches the workflow and runs; its answer is lost twice on the way back.
   const p = await openPull(w, 'early-stop', { 'early-stop.txt': 'e\n' });
@@ -71,7 +67,7 @@ t.test('an update call stopped early: the outcome is awaited by id, the update n
   faults.arm(2, true);
   const outcome = await client.execute({ repoId, index: p }, mergeUpdate, [request], randomUUID());
   t.equal(outcome.status, 200, `the merge's own answer arrives: ${JSON.stringify(outcome)}`);
-  t.equal(merges(before), 1, 'one merge commit');
+  t.equal(mergesSince(w, before), 1, 'one merge commit');
   t.equal(client.retried['no-answer'], 1, 'the first early stop is counted');
   t.same(faults.calls.slice(0, 3), ['ExecuteMultiOperation', 'PollWorkflowExecutionUpdate', 'PollWorkflowExecutionUpdate'], 'sent once, then polled by id until an answer came through');
   t.equal(faults.calls.filter((c) => c === 'ExecuteMultiOperation').length, 1, 'the update was sent once');
@@ -86,7 +82,7 @@ t.test('an update call stopped early: the outcome is awaited by id, the update n
   t.ok(failure instanceof PullUpdateError, `no answer: ${String(failure)}`);
   t.equal((failure as PullUpdateError).failure.kind, 'no-answer', 'reported as no answer (may still complete), never retried as busy');
   t.equal(faults.calls.filter((c) => c === 'ExecuteMultiOperation').length, 1, 'not sent again');
-  t.equal(merges(beforeQ), 0, 'nothing merged');
+  t.equal(mergesSince(w, beforeQ), 0, 'nothing merged');
   const row = await w.db('pull_requests').where({ base_repo_id: repoId, index: q }).first();
   t.notOk(row.has_merged, 'the pull request is still open');
 });

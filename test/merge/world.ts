@@ -9,7 +9,7 @@ import type { PullWorld } from '../pulls/fixtures.js';
 import { pullsStore } from '../../db/pulls.js';
 import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
-import type { PullKey } from '../../workflows/pull-messages.js';
+import type { MergeRequest, PullKey } from '../../workflows/pull-messages.js';
 
 export async function openPull(w: PullWorld, branch: string, files: Record<string, string | null>, opts: { title?: string; as?: string; head?: string } = {}): Promise<number> {
   await w.pushBranch(branch, files);
@@ -127,8 +127,25 @@ export function mainMerges(w: PullWorld): number {
   return Number(execFileSync('git', ['--git-dir', repoDiskPath(w.config, 'alice', 'widget'), 'rev-list', '--count', '--merges', 'refs/heads/main'], { encoding: 'utf8' }));
 }
 
+/** Merge commits ("Merge pull request …") on main since `before`. */
+export function mergesSince(w: PullWorld, before: string): number {
+  return baseLog(w, `${before}..refs/heads/main`, 100).filter((c) => c.subject.startsWith('Merge pull request')).length;
+}
+
+/** alice/widget's repository id. */
+export async function widgetRepoId(w: PullWorld): Promise<number> {
+  return Number((await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id')).id);
+}
+
+/** A merge request as alice sends it to the workflow directly (no HTTP): a plain merge, unless overridden. */
+export function directMerge(w: PullWorld, overrides: Partial<MergeRequest> = {}): MergeRequest {
+  return {
+    doerId: w.users.alice.id, style: 'merge', title: '', message: '', mergeCommitId: '', headCommitId: '',
+    mergeWhenChecksSucceed: false, forceMerge: false, deleteBranchAfterMerge: null, ...overrides,
+  };
+}
+
 /** The Temporal handle of alice/widget's pull request `index` workflow (its latest run). */
 export async function pullWorkflowHandle(w: PullWorld, index: number) {
-  const repo = await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id');
-  return w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: repo.id, index }));
+  return w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: await widgetRepoId(w), index }));
 }
