@@ -16,7 +16,7 @@ import { repositoriesRoot } from '../core/repositories.js';
 import { checkRepositoryStorage } from '../core/repository-storage.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
-import { installTemporalLogging } from '../workers/temporal-logging.js';
+import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
 import { describeConnectionError, type TemporalConnectionSettings } from '../workers/temporal-connection.js';
 import { buildApp } from '../api/app.js';
@@ -56,7 +56,7 @@ async function openAndMigrate(config: Config, log: DatabaseLog): Promise<Db> {
 
 export async function startRuntime(config: Config, role: Role): Promise<Runtime> {
   const log = createLogger(config.LOG_LEVEL);
-  installTemporalLogging(log);
+  installTemporalRuntime(log);
   // Every role: a worker's bursts leave garbage as the API's do (the API also starts it: tests build it alone).
   startIdleCollection(config.IDLE_GC_SECONDS);
   const stops: Array<() => Promise<void>> = [];

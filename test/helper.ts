@@ -17,7 +17,7 @@ import { copySchemaTemplate } from './schema-template.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import type { Resolver } from '../workers/webhook-http.js';
-import { installTemporalLogging } from '../workers/temporal-logging.js';
+import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import pino from 'pino';
 import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
 import { buildApp } from '../api/app.js';
@@ -124,7 +124,7 @@ export async function startTestServices(t: Tap, options: TestOptions = {}): Prom
   let pullWorkflows: PullWorkflowClient | null = null;
   if (temporal) {
     // Temporal's log lines follow TEST_LOG_LEVEL like the service's own (silent unless asked).
-    installTemporalLogging(pino({ level: config.LOG_LEVEL }));
+    installTemporalRuntime(pino({ level: config.LOG_LEVEL }));
     const settings = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, historyEventLimit: config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: config.TEMPORAL_WORKFLOW_ID_PREFIX };
     if (options.worker !== false) worker = await startTemporalWorker(settings, { db, config, secretKey, resolve: options.webhookResolve });
     pullWorkflows = await PullWorkflowClient.connect(settings);

@@ -1,6 +1,9 @@
-// Temporal's own log lines (worker state, workflow `log.*` calls, activity context loggers) written
-// through the service's pino logger, so they are JSON lines next to the API's, with the workflow
-// id, run id and activity type Temporal attaches as fields.
+// The process's one Temporal runtime. Its log lines (worker state, workflow `log.*` calls, activity
+// context loggers) go through the service's pino logger, so they are JSON lines next to the API's,
+// with the workflow id, run id and activity type Temporal attaches as fields. It watches no signals:
+// the SDK's default stops every worker on SIGINT, SIGTERM, SIGQUIT and SIGUSR2 while the process
+// goes on, so `--heapsnapshot-signal=SIGUSR2` (Node's own example) left an API whose pull requests
+// never merged. app/main.ts stops the whole service on SIGINT and SIGTERM.
 import { Runtime, type LogLevel, type LogMetadata, type Logger } from '@temporalio/worker';
 import type { Logger as PinoLogger } from 'pino';
 
@@ -21,11 +24,11 @@ function pinoBackedLogger(log: PinoLogger): Logger {
 }
 
 /** Once per process, before the first worker or connection; later calls change nothing. */
-export function installTemporalLogging(log: PinoLogger): void {
+export function installTemporalRuntime(log: PinoLogger): void {
   try {
     // (Core's own warnings stay on the console: forwarding them through this logger keeps a
     // process that has no worker alive for ever, as the SDK 1.24 runtime holds it open.)
-    Runtime.install({ logger: pinoBackedLogger(log) });
+    Runtime.install({ logger: pinoBackedLogger(log), shutdownSignals: [] });
   } catch {
     // A runtime already exists (an earlier worker in this process): it keeps its logger.
   }
