@@ -59,7 +59,7 @@ export const ConfigSchema = Type.Object({
   POOL_MAX_THREADS: Type.Integer({ minimum: 1, maximum: 256 }),
   POOL_MAX_QUEUE: Type.Integer({ minimum: 1 }),
   POOL_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100 }),
-  IDLE_GC_SECONDS: Type.Integer({ minimum: 0, description: 'after this many seconds without a request or a worker activity following work, one full garbage collection gives the load\'s garbage back (0: never)' }),
+  IDLE_GC_SECONDS: Type.Integer({ minimum: 0, description: 'after this many seconds without a request or a worker activity following work, one full garbage collection of the main thread gives the load\'s garbage back; the worker threads\' heaps are collected after one quiet second (0: neither)' }),
   POOL_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 100, description: 'a pool thread idle this long (beyond POOL_MIN_THREADS) ends, and the heap it grew is given back' }),
   POOL_THREAD_HEAP_MIB: Type.Integer({ minimum: 16, description: 'largest old-generation heap of a pool thread: a task needing more gets a 422; V8 also collects sooner under a lower limit' }),
   READ_CACHE_MEMORY_BYTES: Type.Integer({ minimum: 0, description: 'bytes of commit lists, file lists and statistics kept in memory by (base, head) commit ids; 0 turns the cache off' }),
