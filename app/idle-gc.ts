@@ -81,7 +81,7 @@ export function idleCollections(): number {
   return collections;
 }
 
-/** How many quiet-period collections of the worker threads completed in this process. */
+/** How many quiet-period collections of the worker threads have ended (answered, timed out or failed) in this process. */
 export function idleThreadCollections(): number {
   return threadCollections;
 }

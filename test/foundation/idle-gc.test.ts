@@ -3,9 +3,9 @@
 // after their own, shorter quiet period.
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { pingUpdate } from '../../workflows/pull-messages.js';
-import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { pingUpdate } from '../../workflows/pull-messages.js';
 import { idleCollections, idleThreadCollections, noteWork, startIdleCollection } from '../../app/idle-gc.js';
 import { startTestServices } from '../helper.js';
 
