@@ -12,18 +12,31 @@ import { freePort } from '../helper.js';
 
 const main = join(projectRoot, 'dist', 'app', 'main.js');
 
+/** The three ports serve listens on, picked free now (an env for the service). */
+async function freshPorts(): Promise<Record<string, string>> {
+  return { HTTP_PORT: String(await freePort()), TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
+}
+
+/**
+ * `serve` up and ready. A port picked free can be taken by another process before serve binds it
+ * (other test files, or another run on the machine): then serve exits saying so, and it is started
+ * again on new ports, at most twice; `env` keeps the ports it runs on.
+ */
 async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [main, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const deadline = Date.now() + 90_000;
-  while (!out.includes('Press Ctrl-C to stop.')) {
-    if (child.exitCode !== null) throw new Error(`serve exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`serve did not come up:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
+  for (let attempt = 1; ; attempt++) {
+    const child = spawn(process.execPath, [main, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (c) => (out += c));
+    child.stderr!.on('data', (c) => (out += c));
+    const deadline = Date.now() + 90_000;
+    while (!out.includes('Press Ctrl-C to stop.') && child.exitCode === null) {
+      if (Date.now() > deadline) throw new Error(`serve did not come up:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (child.exitCode === null) return { child, output: () => out };
+    if (attempt === 3 || !/address already in use|is already in use/.test(out)) throw new Error(`serve exited early:\n${out}`);
+    Object.assign(env, await freshPorts());
   }
-  return { child, output: () => out };
 }
 
 async function stop(child: ChildProcess): Promise<number | null> {
@@ -34,11 +47,7 @@ async function stop(child: ChildProcess): Promise<number | null> {
 t.test('serve starts everything, prints where to go, stops cleanly and keeps its data', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pullhost-serve-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const [httpPort, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-  const env = {
-    APP_DATA_PATH: dataDir, HTTP_PORT: String(httpPort), HTTP_ADDR: '127.0.0.1', TEMPORAL_ADDRESS: '', DB_TYPE: 'sqlite3',
-    TEMPORAL_DEV_PORT: String(devPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn',
-  };
+  const env: Record<string, string> = { APP_DATA_PATH: dataDir, HTTP_ADDR: '127.0.0.1', TEMPORAL_ADDRESS: '', DB_TYPE: 'sqlite3', LOG_LEVEL: 'warn', ...await freshPorts() };
 
   const created = spawnSync(process.execPath, [main, 'admin', 'user', 'create', '--username', 'root', '--email', 'root@example.com', '--password', 'secret-password-1', '--admin'], { env: { ...process.env, ...env }, encoding: 'utf8' });
   t.equal(created.status, 0, created.stderr);
@@ -46,6 +55,7 @@ t.test('serve starts everything, prints where to go, stops cleanly and keeps its
   t.notMatch(created.stdout + created.stderr, /secret-password-1/, 'the admin command never prints the password');
 
   const first = await startServe(env);
+  const [httpPort, devPort, uiPort] = [env.HTTP_PORT, env.TEMPORAL_DEV_PORT, env.TEMPORAL_UI_PORT].map(Number);
   t.match(first.output(), `API:         http://localhost:${httpPort}/api/v1`);
   t.match(first.output(), `Swagger UI:  http://localhost:${httpPort}/api/swagger`);
   t.match(first.output(), `Temporal UI: http://localhost:${uiPort}`);
@@ -68,7 +78,7 @@ t.test('serve starts everything, prints where to go, stops cleanly and keeps its
 
   const second = await startServe(env);
   t.teardown(() => second.child.exitCode === null && second.child.kill('SIGKILL'));
-  const connection2 = await Connection.connect({ address: `127.0.0.1:${devPort}` });
+  const connection2 = await Connection.connect({ address: `127.0.0.1:${env.TEMPORAL_DEV_PORT}` });
   const described = await new Client({ connection: connection2 }).workflow.getHandle('pull/999/1').describe();
   t.equal(described.workflowId, 'pull/999/1', 'the workflow survived the restart');
   await connection2.close();
