@@ -34,7 +34,7 @@ async function startServe(env: Record<string, string>): Promise<{ child: ChildPr
       await new Promise((r) => setTimeout(r, 100));
     }
     if (child.exitCode === null) return { child, output: () => out };
-    if (attempt === 3 || !/address already in use|is already in use/.test(out)) throw new Error(`serve exited early:\n${out}`);
+    if (attempt === 3 || !/already in use/.test(out)) throw new Error(`serve exited early:\n${out}`);
     Object.assign(env, await freshPorts());
   }
 }
