@@ -160,7 +160,12 @@ function buildActivities(deps: ActivityDeps): PullActivities {
       const result = await refreshMergeability(deps, key);
       return result ? { status: result.status, headSha: result.headSha } : null;
     }),
-    mergePullRequest: withHeartbeat((key, op) => mergePullRequest(deps, key, op)),
+    mergePullRequest: withHeartbeat(async (key, op) => {
+      const outcome = await mergePullRequest(deps, key, op);
+      if (!op.scheduleIfWaiting || !outcome.waiting) return outcome;
+      await recordAutoMergeScheduled(deps, key, op.scheduleIfWaiting);
+      return { ...outcome, scheduled: true };
+    }),
     deleteMergedHeadBranch: withHeartbeat((key, doerId) => deleteMergedHeadBranch(deps, key, doerId, retried())),
     updatePullBranch: withHeartbeat((key, request) => updatePullBranch(deps, key, request)),
     setPullState: async (key, request) => afterQueuedChange(key, await applySetState(deps.db, key, request.doerId, request.state)),

@@ -58,6 +58,8 @@ export interface MergeOutcome extends OperationOutcome {
   waiting?: boolean;
   /** The head branch should be deleted now that the merge is done. */
   deleteBranch?: boolean;
+  /** The refusal was one to wait on, and the activity recorded the auto-merge it was asked to schedule. */
+  scheduled?: boolean;
 }
 
 export interface MergeOperation extends MergeRequest {
@@ -68,6 +70,11 @@ export interface MergeOperation extends MergeRequest {
    * one compare-and-swap), with no mergeability check first (core/pulls/auto-merge-landing.ts).
    */
   landTogether?: boolean;
+  /**
+   * The auto-merge to record as scheduled when the merge has to wait (a pending check, a missing
+   * approval): the activity records it instead of leaving it to an activity of its own.
+   */
+  scheduleIfWaiting?: AutoMergeSchedule;
 }
 
 export interface UpdateBranchRequest extends OperationRequest {
@@ -121,8 +128,10 @@ export interface PullWorkflowView {
  * unlike patched(), this costs a run no marker event and no search-attribute upsert.
  *   1: an auto-merge announces its base move as a local activity, and its run ends a 1 ms timer
  *      after the merge instead of lingering; a signal does not wake a lingering run.
+ *   2: scheduling an auto-merge records it inside the merge activity (no recordAutoMergeScheduled
+ *      activity), and an operation no longer describes itself just before the description it ends with.
  */
-export const PULL_WORKFLOW_REVISION = 1;
+export const PULL_WORKFLOW_REVISION = 2;
 
 export interface PullWorkflowInput {
   key: PullKey;

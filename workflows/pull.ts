@@ -9,12 +9,10 @@
 // inside a running run, but each patch marker also makes the SDK upsert the TemporalChangeVersion
 // search attribute, about 8 ms on a merge's answer here.
 import {
-  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, proxyActivities, proxyLocalActivities,
-  setHandler, workflowInfo,
+  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, setHandler, workflowInfo,
 } from '@temporalio/workflow';
-import type { PullActivities } from './activity-types.js';
 import { Mutex } from './mutex.js';
-import { RECORD_ACTIVITY_OPTIONS } from './activity-options.js';
+import { gitWork, localRecords, mergeWork, records } from './pull-activities.js';
 import { Describer } from './description.js';
 import {
   baseChangedSignal, cancelAutoMergeUpdate, changeBaseUpdate, checksChangedSignal, deleteUpdate, headChangedSignal, mergeUpdate, pingUpdate,
@@ -47,34 +45,6 @@ const LINGER = '2 seconds';
  * nearly always do), and that failed task would be replayed from scratch, its merge run again.
  */
 const AFTER_AUTO_MERGE = '1 millisecond';
-
-const records = proxyActivities<PullActivities>(RECORD_ACTIVITY_OPTIONS);
-// Git work can take longer on big repositories; the merge journal makes retries safe.
-const gitWork = proxyActivities<PullActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '5 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 10 },
-});
-
-/**
- * The merge itself runs as a local activity: in the worker that holds the workflow task, with no
- * round trip through the server to schedule it and another to hand its result back (about a third
- * of a merge request's time here). It cannot heartbeat, so a dead worker is noticed by the workflow
- * task timeout instead and the merge runs again from the start; the merge journal makes that safe.
- */
-const mergeWork = proxyLocalActivities<PullActivities>({
-  startToCloseTimeout: '10 minutes',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 10 },
-});
-
-/**
- * An auto-merge's announcement runs as a local activity: nobody waits for that workflow task's
- * answer, so it saves the activity's round trips through the server (three events and a workflow
- * task per announcement; in a burst the pull request whose commit tops a landed chain announces it). A merge request's announcement stays a normal activity,
- * so its caller is answered before the announcement runs.
- */
-const localRecords = proxyLocalActivities<PullActivities>({ ...RECORD_ACTIVITY_OPTIONS, localRetryThreshold: '10 seconds' });
 
 const MERGE_STYLES: readonly string[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
 
@@ -150,6 +120,11 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         if (announcements.length === 0) describe();
       }
     });
+  // Before revision 2 an operation also described itself just before it ended, in the same
+  // workflow task as the description it ends with: two search attribute and memo upserts for one.
+  const describeUnlessEnding = () => {
+    if (revision < 2) describe();
+  };
   const updateId = () => currentUpdateInfo()?.id ?? `${workflowInfo().runId}/${operations}`;
 
   const finishMerge = async (deleteBranch: boolean | undefined, doerId: number): Promise<OperationOutcome> => {
@@ -179,20 +154,23 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
         const summary = await records.loadPullSummary(key);
         return { status: 409, body: { message: `pull request is already scheduled to auto merge when checks succeed [pull_id: ${summary.pullId}]` } };
       }
-      const outcome = await mergeWork.mergePullRequest(key, { ...request, operationId: id });
+      const scheduleOf = (): AutoMergeSchedule => ({
+        doerId: request.doerId, style: (request.style || 'merge') as MergeStyle, title: request.title, message: request.message,
+        deleteBranchAfterMerge: request.deleteBranchAfterMerge ?? false, scheduledAt: new Date().toISOString(),
+      });
+      // From revision 2 the merge activity records the schedule itself when it has to wait: no
+      // activity of its own, and the caller is answered in the merge's workflow task.
+      const scheduleIfWaiting = request.mergeWhenChecksSucceed && revision >= 2 ? scheduleOf() : undefined;
+      const outcome = await mergeWork.mergePullRequest(key, { ...request, operationId: id, ...(scheduleIfWaiting ? { scheduleIfWaiting } : {}) });
       if (outcome.status === 200) {
         announceLater(outcome.moved);
         return finishMerge(outcome.deleteBranch, request.doerId);
       }
       if (request.mergeWhenChecksSucceed && outcome.waiting) {
-        const style = (request.style || 'merge') as MergeStyle;
-        const schedule: AutoMergeSchedule = {
-          doerId: request.doerId, style, title: request.title, message: request.message,
-          deleteBranchAfterMerge: request.deleteBranchAfterMerge ?? false, scheduledAt: new Date().toISOString(),
-        };
-        await records.recordAutoMergeScheduled(key, schedule);
+        const schedule = scheduleIfWaiting ?? scheduleOf();
+        if (!outcome.scheduled) await records.recordAutoMergeScheduled(key, schedule);
         autoMerge = schedule;
-        describe();
+        describeUnlessEnding();
         return { status: 201 };
       }
       return { status: outcome.status, body: outcome.body };
@@ -209,7 +187,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       await records.recordAutoMergeCancelled(key, request.doerId, 'cancelled');
       autoMerge = null;
       autoMergeDue = false;
-      describe();
+      describeUnlessEnding();
       return { status: 204 };
     }),
   );
@@ -236,7 +214,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
           autoMerge = null;
         }
         staleNow();
-        describe();
+        describeUnlessEnding();
       }
       return outcome;
     }),
@@ -306,7 +284,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       }
       await records.recordAutoMergeCancelled(key, null, message || 'the pull request can no longer be merged');
       autoMerge = null;
-      describe();
+      describeUnlessEnding();
     }, { firstStepLocal: true });
 
   /** Tells the other pull requests about the branches operations moved, one operation at a time. */

@@ -2,7 +2,7 @@
 // current head (never one for an older head), cancelled on request.
 import t from 'tap';
 import { pullWorld } from '../pulls/fixtures.js';
-import { baseLog, merge, openPull, refOf, waitFor } from './world.js';
+import { baseLog, merge, openPull, pullWorkflowHandle, refOf, waitFor } from './world.js';
 import { PULL_WORKFLOW_REVISION, type PullWorkflowInput } from '../../workflows/pull-messages.js';
 
 const baseLogSubject = (w: Parameters<typeof baseLog>[0]) => baseLog(w, 'refs/heads/main', 1)[0]!.subject;
@@ -81,6 +81,29 @@ t.test('cancel, permissions, merging at once when nothing is pending, and schedu
   await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${again}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
   t.ok(await waitFor(async () => (await w.api({ url: `/api/v1/repos/alice/widget/pulls/${again}/merge`, as: 'alice' })).statusCode === 204, 20_000, 50), 'the second schedule fires');
   t.equal((await cancelAgain()).statusCode, 404, 'nothing left to cancel');
+});
+
+t.test('scheduling is answered in the merge\'s own workflow task, and described once', async (t) => {
+  const w = await pullWorld(t);
+  await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
+  } });
+  const p = await openPull(w, 'feature-one-task', { 'one.txt': 'o\n' });
+  t.equal((await merge(w, p, { do: 'merge', merge_when_checks_succeed: true })).statusCode, 201);
+  const events = (await (await pullWorkflowHandle(w, p)).fetchHistory()).events!;
+  // The merge's local activity is the marker; the answer follows in the same workflow task.
+  const merged = events.findIndex((e) => e.markerRecordedEventAttributes);
+  const answered = events.findIndex((e) => e.workflowExecutionUpdateCompletedEventAttributes);
+  t.ok(merged > 0 && answered > merged, 'the scheduling update ran the merge and was answered');
+  const between = events.slice(merged + 1, answered);
+  t.equal(between.filter((e) => e.workflowTaskStartedEventAttributes).length, 0, 'no second workflow task before the answer');
+  t.equal(between.filter((e) => e.workflowPropertiesModifiedEventAttributes).length, 1, 'the memo is written once');
+  t.equal(between.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length, 0, 'no search attribute upsert: the operation is over');
+  const activities = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  t.notOk(activities.includes('recordAutoMergeScheduled'), `no activity of its own records the schedule (${activities.join(', ')})`);
+  const row = await w.db('pull_requests').where({ index: p }).first('id', 'issue_id');
+  t.equal((await w.db('pull_auto_merges').where({ pull_id: row.id })).length, 1, 'the schedule is recorded');
+  t.equal((await w.db('comments').where({ type: 'schedule_auto_merge', issue_id: row.issue_id })).length, 1, 'once, with one timeline comment');
 });
 
 t.test('auto-merge fires when the last condition met is an approval', async (t) => {
