@@ -107,6 +107,21 @@ function logged<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...arg
   };
 }
 
+/** What a pull request's workflow describes itself with. */
+async function pullSummary(db: Db, key: PullKey): Promise<PullSummary> {
+  const row = await db('issues as i')
+    .leftJoin('pull_requests as p', 'p.issue_id', 'i.id')
+    .join('repositories as r', 'r.id', 'i.repo_id')
+    .join('users as u', 'u.id', 'r.owner_id')
+    .where({ 'i.repo_id': key.repoId, 'i.index': key.index, 'i.is_pull': true })
+    .first('i.is_closed', 'p.has_merged', 'p.id', 'r.name as repo_name', 'u.name as owner_name');
+  if (!row) return { exists: false, pullId: 0, repository: '', isClosed: false, hasMerged: false };
+  return {
+    exists: true, pullId: Number(row.id ?? 0), repository: `${row.owner_name}/${row.repo_name}`,
+    isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged),
+  };
+}
+
 /** How long the pull request's base keeps moving (0: quiet, or unknown to this process). */
 async function baseStillMoving(db: Db, key: PullKey): Promise<number> {
   const pull = await pullsStore(db).byIndex(key.repoId, key.index);
@@ -139,19 +154,12 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     return outcome;
   };
   return {
-    async loadPullSummary(key: PullKey): Promise<PullSummary> {
-      const row = await deps.db('issues as i')
-        .leftJoin('pull_requests as p', 'p.issue_id', 'i.id')
-        .join('repositories as r', 'r.id', 'i.repo_id')
-        .join('users as u', 'u.id', 'r.owner_id')
-        .where({ 'i.repo_id': key.repoId, 'i.index': key.index, 'i.is_pull': true })
-        .first('i.is_closed', 'p.has_merged', 'p.id', 'r.name as repo_name', 'u.name as owner_name');
-      if (!row) return { exists: false, pullId: 0, repository: '', isClosed: false, hasMerged: false };
-      return {
-        exists: true, pullId: Number(row.id ?? 0), repository: `${row.owner_name}/${row.repo_name}`,
-        isClosed: Boolean(row.is_closed), hasMerged: Boolean(row.has_merged),
-      };
-    },
+    loadPullSummary: withHeartbeat(async (key, opts) => {
+      const summary = await pullSummary(deps.db, key);
+      if (!opts?.refreshMergeability || !summary.exists || summary.hasMerged || summary.isClosed) return summary;
+      const result = await refreshMergeability(deps, key);
+      return { ...summary, refreshed: result ? { status: result.status, headSha: result.headSha } : null };
+    }),
     refreshMergeability: withHeartbeat(async (key, opts) => {
       if (opts?.baseOnly) {
         const deferMs = await baseStillMoving(deps.db, key);

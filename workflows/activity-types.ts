@@ -12,6 +12,8 @@ export interface PullSummary {
   repository: string;
   isClosed: boolean;
   hasMerged: boolean;
+  /** The mergeability check run with it, when asked for one and the pull request is open (null: it closed or merged meanwhile). */
+  refreshed?: MergeabilitySummary | null;
 }
 
 export interface MergeabilitySummary {
@@ -22,7 +24,8 @@ export interface MergeabilitySummary {
 }
 
 export interface PullActivities {
-  loadPullSummary(key: PullKey): Promise<PullSummary>;
+  /** refreshMergeability: also check mergeability (a new run's first check, in its first activity). */
+  loadPullSummary(key: PullKey, opts?: { refreshMergeability?: boolean }): Promise<PullSummary>;
   /** baseOnly: only the base moved since the last check, which waits while the base keeps moving. */
   refreshMergeability(key: PullKey, opts?: { baseOnly?: boolean }): Promise<MergeabilitySummary | null>;
   mergePullRequest(key: PullKey, op: MergeOperation): Promise<MergeOutcome>;

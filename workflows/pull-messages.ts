@@ -129,7 +129,8 @@ export interface PullWorkflowView {
  *   1: an auto-merge announces its base move as a local activity, and its run ends a 1 ms timer
  *      after the merge instead of lingering; a signal does not wake a lingering run.
  *   2: scheduling an auto-merge records it inside the merge activity (no recordAutoMergeScheduled
- *      activity), and an operation no longer describes itself just before the description it ends with.
+ *      activity), and an operation no longer describes itself just before the description it ends with;
+ *      a run that starts with its head moved checks mergeability in its first activity, with the summary.
  */
 export const PULL_WORKFLOW_REVISION = 2;
 

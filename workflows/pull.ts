@@ -303,8 +303,14 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
     describe();
   };
 
-  const summary = await records.loadPullSummary(key);
+  // From revision 2 a run told at once that its head moved (a new pull request) checks its
+  // mergeability in its first activity, with the summary: one activity and workflow task fewer.
+  const checkFirst = revision >= 2 && mergeabilityStale && refreshAtOnce;
+  if (checkFirst) mergeabilityStale = refreshAtOnce = false;
+  const summary = checkFirst ? await gitWork.loadPullSummary(key, { refreshMergeability: true }) : await records.loadPullSummary(key);
   repository = summary.repository;
+  if (summary.refreshed === null && !autoMerge) finished = true; // merged or closed meanwhile
+  if (checkFirst && autoMerge) autoMergeDue = true;
   // A run started for a pull request deleted meanwhile answers its operation (404) and ends.
   if (!summary.exists) {
     state = 'deleted';

@@ -83,7 +83,7 @@ t.test('cancel, permissions, merging at once when nothing is pending, and schedu
   t.equal((await cancelAgain()).statusCode, 404, 'nothing left to cancel');
 });
 
-t.test('scheduling is answered in the merge\'s own workflow task, and described once', async (t) => {
+t.test('a new pull request\'s run: one activity to start, and scheduling answered in the merge\'s workflow task, described once', async (t) => {
   const w = await pullWorld(t);
   await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
     rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
@@ -100,7 +100,7 @@ t.test('scheduling is answered in the merge\'s own workflow task, and described 
   t.equal(between.filter((e) => e.workflowPropertiesModifiedEventAttributes).length, 1, 'the memo is written once');
   t.equal(between.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length, 0, 'no search attribute upsert: the operation is over');
   const activities = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-  t.notOk(activities.includes('recordAutoMergeScheduled'), `no activity of its own records the schedule (${activities.join(', ')})`);
+  t.same(activities, ['loadPullSummary'], 'no activity of its own records the schedule, and the run checked mergeability in its first');
   const row = await w.db('pull_requests').where({ index: p }).first('id', 'issue_id');
   t.equal((await w.db('pull_auto_merges').where({ pull_id: row.id })).length, 1, 'the schedule is recorded');
   t.equal((await w.db('comments').where({ type: 'schedule_auto_merge', issue_id: row.issue_id })).length, 1, 'once, with one timeline comment');
