@@ -15,7 +15,7 @@ import { announceBranchMoved, baseBusyMs } from '../core/pulls/landing/index.js'
 import { pullsStore } from '../db/pulls.js';
 import { deletePullRequest } from '../core/issue-delete.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
-import type { PullActivities, PullSummary } from '../workflows/activity-types.js';
+import type { MergeabilitySummary, PullActivities, PullSummary } from '../workflows/activity-types.js';
 import type { OperationOutcome, PullKey } from '../workflows/pull-messages.js';
 import { nudgeQueues } from '../core/merge-queue/nudge.js';
 
@@ -122,6 +122,12 @@ async function pullSummary(db: Db, key: PullKey): Promise<PullSummary> {
   };
 }
 
+/** A mergeability check, as the workflow is told it (null: merged or closed). */
+async function checkMergeability(deps: ActivityDeps, key: PullKey): Promise<MergeabilitySummary | null> {
+  const result = await refreshMergeability(deps, key);
+  return result ? { status: result.status, headSha: result.headSha } : null;
+}
+
 /** How long the pull request's base keeps moving (0: quiet, or unknown to this process). */
 async function baseStillMoving(db: Db, key: PullKey): Promise<number> {
   const pull = await pullsStore(db).byIndex(key.repoId, key.index);
@@ -157,16 +163,14 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     loadPullSummary: withHeartbeat(async (key, opts) => {
       const summary = await pullSummary(deps.db, key);
       if (!opts?.refreshMergeability || !summary.exists || summary.hasMerged || summary.isClosed) return summary;
-      const result = await refreshMergeability(deps, key);
-      return { ...summary, refreshed: result ? { status: result.status, headSha: result.headSha } : null };
+      return { ...summary, refreshed: await checkMergeability(deps, key) };
     }),
     refreshMergeability: withHeartbeat(async (key, opts) => {
       if (opts?.baseOnly) {
         const deferMs = await baseStillMoving(deps.db, key);
         if (deferMs > 0) return { status: 'deferred', headSha: '', deferMs };
       }
-      const result = await refreshMergeability(deps, key);
-      return result ? { status: result.status, headSha: result.headSha } : null;
+      return checkMergeability(deps, key);
     }),
     mergePullRequest: withHeartbeat(async (key, op) => {
       const outcome = await mergePullRequest(deps, key, op);

@@ -161,7 +161,7 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       // From revision 2 the merge activity records the schedule itself when it has to wait: no
       // activity of its own, and the caller is answered in the merge's workflow task.
       const scheduleIfWaiting = request.mergeWhenChecksSucceed && revision >= 2 ? scheduleOf() : undefined;
-      const outcome = await mergeWork.mergePullRequest(key, { ...request, operationId: id, ...(scheduleIfWaiting ? { scheduleIfWaiting } : {}) });
+      const outcome = await mergeWork.mergePullRequest(key, { ...request, operationId: id, scheduleIfWaiting });
       if (outcome.status === 200) {
         announceLater(outcome.moved);
         return finishMerge(outcome.deleteBranch, request.doerId);
