@@ -20,7 +20,7 @@ const N = Number(process.argv[2] ?? 100);
 const BASES = Number(process.argv[3] ?? 1);
 /** The setting README recommends for a thousand waiting pull requests per worker. */
 const MAX_CACHED_WORKFLOWS = 1_000;
-const EventType = proto.temporal.api.enums.v1.EventType;
+const { EventType, TimeoutType } = proto.temporal.api.enums.v1;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const who = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com'];
 
@@ -71,7 +71,10 @@ async function historyEvents(w: BenchWorld): Promise<{ total: number; byType: Ma
     await spread(runs, 8, async (run) => {
       const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
       for (const event of history.events ?? []) {
-        const type = EventType[event.eventType ?? 0]?.replace(/^EVENT_TYPE_/, '') ?? String(event.eventType);
+        let type = EventType[event.eventType ?? 0]?.replace(/^EVENT_TYPE_/, '') ?? String(event.eventType);
+        // Which timeout: a task that waited too long on the worker's sticky queue, or one that ran too long.
+        const timeout = event.workflowTaskTimedOutEventAttributes?.timeoutType;
+        if (timeout) type += ` (${TimeoutType[timeout]?.replace(/^TIMEOUT_TYPE_/, '').toLowerCase()})`;
         byType.set(type, (byType.get(type) ?? 0) + 1);
         total++;
       }
@@ -137,6 +140,8 @@ async function main() {
     });
 
     const afterScheduling = await serviceWork(w);
+    // Read before the burst (its CPU is not measured): the burst's own events are the difference.
+    const eventsBeforeBurst = await historyEvents(w);
     const gitBefore = await w.serviceCounters('pullhost_git_commands_total');
     const movesBefore = await w.serviceCounters('pullhost_base_moves_total');
     const cpuBefore = w.cpuSeconds();
@@ -198,6 +203,8 @@ async function main() {
     const greenToMerged = pulls.filter((p) => p.merged).map((p) => Math.max(0, p.merged - p.posted) / 1000);
     const lastPostToMerged = (Math.max(...pulls.map((p) => p.merged)) - allPosted) / 1000;
     const merges = N * BASES;
+    const perType = (byType: Map<string, number>, top = 8) =>
+      [...byType].sort((a, b) => b[1] - a[1]).slice(0, top).map(([type, n]) => `${type.toLowerCase()} ${round(n / merges, 1)}`).join(', ');
     const perPull = (a: { statements: number; git: number }, b: { statements: number; git: number }) =>
       `${round((b.statements - a.statements) / merges, 1)} / ${round((b.git - a.git) / merges, 1)}`;
     process.stdout.write(`${table(['measure', 'value'], [
@@ -216,7 +223,8 @@ async function main() {
       ['base moves (compare-and-swap of main)', baseMoves || 'not counted (no pullhost_base_moves_total)'],
       ['CPU seconds during the burst: service / its git / Temporal / MariaDB / benchmark', `${cpu('service')} / ${cpu('git')} / ${cpu('temporal')} / ${cpu('mariadb')} / ${cpu('bench')}`],
       ['Temporal history events per pull request, its whole life (creation, scheduling, merge)', round(events.total / merges, 1)],
-      ['  of which, per pull request', [...events.byType].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([type, n]) => `${type.toLowerCase()} ${round(n / merges, 1)}`).join(', ')],
+      ['  of which, per pull request', perType(events.byType)],
+      ['  of which in the burst, per pull request', `${round((events.total - eventsBeforeBurst.total) / merges, 1)}: ${perType(new Map([...events.byType].map(([type, n]) => [type, n - (eventsBeforeBurst.byType.get(type) ?? 0)] as const).filter(([, n]) => n > 0)), 20)}`],
       ['service database statements during the burst, per merge', round(statements / merges, 1)],
       ['service git processes during the burst, per merge', round(gitCommands / merges, 1)],
       ['service git processes during the burst, per base move', baseMoves ? round(gitCommands / baseMoves, 1) : '-'],

@@ -10,6 +10,7 @@ export * from './commit-parse.js';
 export * from './commits.js';
 export * from './merge-errors.js';
 export * from './merge-tree.js';
+export * from './merge-tree-conversation.js';
 export * from './rebase.js';
 export {
   mergeNoFastForward, squash, fastForwardOnly, rebase, rebaseMerge, mergeCommitForStyle, knownMergeCommit, predictMergeCommit, updateBranchFromBase,

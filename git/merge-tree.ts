@@ -45,11 +45,14 @@ export interface Mergeability {
  * base) → ancestor; conflicting merge → conflict with its files; a clean merge whose tree equals the
  * base's tree (the head brings nothing) → empty; otherwise mergeable. The merge base and the merge
  * run side by side (the merge's answer is dropped when the history alone decides); `baseTree` is
- * the base commit's tree when the caller read it already.
+ * the base commit's tree when the caller read it already; `merge` runs the merge (mergeTree unless
+ * given: a landing's chain asks its repository's long-lived process, merge-tree-conversation.ts).
  */
-export async function checkMergeability(repoPath: string, baseSha: string, headSha: string, opts: { baseTree?: string | null } = {}): Promise<Mergeability> {
+export async function checkMergeability(
+  repoPath: string, baseSha: string, headSha: string, opts: { baseTree?: string | null; merge?: typeof mergeTree } = {},
+): Promise<Mergeability> {
   if (!isValidSha(baseSha) || !isValidSha(headSha)) throw new TypeError('checkMergeability takes full commit names');
-  const merging = mergeTree(repoPath, baseSha, headSha).catch((err: unknown) => err as Error);
+  const merging = (opts.merge ?? mergeTree)(repoPath, baseSha, headSha).catch((err: unknown) => err as Error);
   const [base, baseTree] = await Promise.all([
     mergeBase(repoPath, baseSha, headSha),
     opts.baseTree && isValidSha(opts.baseTree) ? opts.baseTree : treeOf(repoPath, baseSha),

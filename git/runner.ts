@@ -1,10 +1,10 @@
 // The one place that starts git. Every other module in git/ calls runGit, gitOk or spawnGit, so the
 // environment (system git, no user config, no prompts) and the limits are decided here and nowhere else.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn as spawnProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'dugite';
 import { runInHelper } from './spawn-helper-client.js';
 
@@ -213,6 +213,39 @@ export function spawnGit(args: string[], opts: SpawnGitOptions): ChildProcessWit
     timer.unref();
     child.once('exit', () => clearTimeout(timer));
   }
+  return child;
+}
+
+let stdbufPath: string | null | undefined;
+
+/** coreutils' stdbuf, where this system has it (Debian always does). */
+function findStdbuf(): string | null {
+  if (stdbufPath === undefined) {
+    stdbufPath = null;
+    for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
+      try {
+        accessSync(join(dir || '.', 'stdbuf'), fsConstants.X_OK);
+        stdbufPath = join(dir || '.', 'stdbuf');
+        break;
+      } catch { /* not in this directory */ }
+    }
+  }
+  return stdbufPath;
+}
+
+/**
+ * Starts git with its streams open and its stdout unbuffered, for a conversation on stdin and
+ * stdout (git 2.39 leaves a pipe's output in its stdio buffer until it exits, so it runs under
+ * `stdbuf -o0`). Null where stdbuf is missing: the caller runs one process per question instead.
+ * Counted as one command of its subcommand.
+ */
+export function spawnGitConversation(args: string[], opts: SpawnGitOptions): ChildProcessWithoutNullStreams | null {
+  const stdbuf = findStdbuf();
+  if (!stdbuf) return null;
+  const env = gitEnvironment(opts.env);
+  const git = join(env.LOCAL_GIT_DIRECTORY ?? '/usr', 'bin', 'git');
+  const child = spawnProcess(stdbuf, ['-o0', git, ...args], { cwd: opts.cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: 'pipe' });
+  recordCommand(commandName(args), 0);
   return child;
 }
 

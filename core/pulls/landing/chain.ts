@@ -3,7 +3,7 @@
 // landing (land.ts) moves the base branch to the chain's tip once.
 import {
   EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
-  checkMergeability, isValidSha, mergeCommitForStyle, mergeTree, treeOf, type Identity, type Mergeability, type MergeStyle,
+  checkMergeability, isValidSha, mergeCommitForStyle, mergeTreeInConversation, treeOf, type Identity, type Mergeability, type MergeStyle,
 } from '../../../git/index.js';
 
 export type ChainStyle = Exclude<MergeStyle, 'manually-merged'>;
@@ -59,8 +59,8 @@ function isRefusal(err: unknown): err is ChainRejection['error'] {
 /**
  * Builds the entries' commits in order on `base`. A refused entry is left out and the next one is
  * built on the same tip; with `stopAtFirstRejection` (a merge queue: what follows was built on
- * it) the chain ends there instead. Per merged entry: merge-tree beside merge-base, then
- * commit-tree (the clean tree is reused); other errors (git failing, a full disk) are thrown.
+ * it) the chain ends there instead. Per merged entry: merge-tree (asked of the repository's
+ * long-lived process) beside merge-base, then the commit (the clean tree is reused); other errors (git failing, a full disk) are thrown.
  */
 export async function buildChain(
   repoPath: string, base: string, entries: readonly ChainEntry[], opts: { stopAtFirstRejection?: boolean } = {},
@@ -98,11 +98,11 @@ export async function buildChain(
 async function checkLink(repoPath: string, tip: string, entry: ChainEntry, tipTree: string | null): Promise<Mergeability> {
   const hint = entry.mergeBaseHint;
   if (!hint || !isValidSha(hint) || (entry.style !== 'merge' && entry.style !== 'squash')) {
-    return checkMergeability(repoPath, tip, entry.head, { baseTree: tipTree });
+    return checkMergeability(repoPath, tip, entry.head, { baseTree: tipTree, merge: mergeTreeInConversation });
   }
-  const merged = await mergeTree(repoPath, tip, entry.head);
+  const merged = await mergeTreeInConversation(repoPath, tip, entry.head);
   // Nothing changes (the head may already be in the tip): the full check tells which refusal.
-  if (merged.clean && tipTree && merged.tree === tipTree) return checkMergeability(repoPath, tip, entry.head, { baseTree: tipTree });
+  if (merged.clean && tipTree && merged.tree === tipTree) return checkMergeability(repoPath, tip, entry.head, { baseTree: tipTree, merge: mergeTreeInConversation });
   if (!merged.clean) return { status: 'conflict', mergeBase: hint, conflictedFiles: merged.conflictedFiles, tree: null };
   return { status: 'mergeable', mergeBase: hint, conflictedFiles: [], tree: merged.tree };
 }
