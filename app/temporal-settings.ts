@@ -52,5 +52,6 @@ export function workerTuning(config: Config): WorkerTuning {
   if (config.TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES !== '') tuning.maxConcurrentActivityTaskExecutions = config.TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES;
   if (config.TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES !== '') tuning.maxConcurrentLocalActivityExecutions = config.TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES;
   if (config.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS !== '') tuning.maxCachedWorkflows = config.TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS;
+  tuning.stickyQueueScheduleToStartTimeout = `${config.TEMPORAL_WORKER_STICKY_TIMEOUT_SECONDS}s`;
   return tuning;
 }

@@ -25,6 +25,7 @@ export interface WorkerTuning {
   maxConcurrentActivityTaskExecutions?: number;
   maxConcurrentLocalActivityExecutions?: number;
   maxCachedWorkflows?: number;
+  stickyQueueScheduleToStartTimeout?: `${number}s`;
 }
 
 export interface WorkerSettings extends TemporalConnectionSettings {

@@ -87,11 +87,15 @@ t.test('Temporal cluster settings: TLS decided as Temporal decides it, files rea
   t.throws(() => loadConfig({ TEMPORAL_TLS: 'maybe' }), { message: /^TEMPORAL_TLS must be true or false/ });
   t.throws(() => loadConfig({ TEMPORAL_TLS_DISABLE_HOST_VERIFICATION: 'true' }), { message: /^TEMPORAL_TLS_DISABLE_HOST_VERIFICATION is not supported/ });
 
-  t.same(workerTuning(loadConfig({}, '/srv')), {}, "the SDK's defaults unless set");
+  t.same(workerTuning(loadConfig({}, '/srv')), { stickyQueueScheduleToStartTimeout: '30s' }, "the SDK's defaults unless set, but half a minute on the sticky queue");
   t.same(workerTuning(loadConfig({
     TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '8', TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: '16',
-    TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '4', TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: '0',
-  }, '/srv')), { maxConcurrentWorkflowTaskExecutions: 8, maxConcurrentActivityTaskExecutions: 16, maxConcurrentLocalActivityExecutions: 4, maxCachedWorkflows: 0 });
+    TEMPORAL_WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES: '4', TEMPORAL_WORKER_MAX_CACHED_WORKFLOWS: '0', TEMPORAL_WORKER_STICKY_TIMEOUT_SECONDS: '10',
+  }, '/srv')), {
+    maxConcurrentWorkflowTaskExecutions: 8, maxConcurrentActivityTaskExecutions: 16, maxConcurrentLocalActivityExecutions: 4, maxCachedWorkflows: 0,
+    stickyQueueScheduleToStartTimeout: '10s',
+  });
+  t.throws(() => loadConfig({ TEMPORAL_WORKER_STICKY_TIMEOUT_SECONDS: '0' }), { message: /^TEMPORAL_WORKER_STICKY_TIMEOUT_SECONDS/ });
   t.throws(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: 'lots' }), { message: /^TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES must be an integer/ });
   t.throws(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES: '0' }), { message: /^TEMPORAL_WORKER_MAX_CONCURRENT_ACTIVITIES/ });
   t.throws(() => loadConfig({ TEMPORAL_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' }), { message: /sticky/ });
