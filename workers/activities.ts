@@ -11,7 +11,7 @@ import { updatePullBranch } from '../core/pulls/update-branch.js';
 import { applyChangeBase, applySetState } from '../core/pulls/state.js';
 import { mayCancelAutoMerge, recordAutoMergeCancelled, recordAutoMergeError, recordAutoMergeScheduled } from '../core/pulls/auto-merge.js';
 import { repositoryBranchMoved } from '../core/push.js';
-import { announceBranchMoved, baseBusyMs } from '../core/pulls/landing/index.js';
+import { announceBranchMoved, baseBusyMs, leftToNextLanding } from '../core/pulls/landing/index.js';
 import { pullsStore } from '../db/pulls.js';
 import { deletePullRequest } from '../core/issue-delete.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
@@ -188,6 +188,7 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),
     mayCancelAutoMerge: (key, doerId, scheduledBy) => mayCancelAutoMerge(deps, key, doerId, scheduledBy),
     async announceBranchMoved(move) {
+      if (await leftToNextLanding(move.repoId, move.branch, move.sha)) return;
       const pullWorkflows = workerClient();
       // Coalesced per branch (core/pulls/landing/base-moved.ts): a burst of merges is told in a few waves.
       await announceBranchMoved(move.repoId, move.branch, async () => {

@@ -6,7 +6,7 @@ import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { baseLog, openPull, refOf } from './world.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { gitIdentity } from '../../core/pulls/git-identity.js';
-import { buildChain, landChain, type ChainEntry } from '../../core/pulls/landing/index.js';
+import { buildChain, landChain, landTogether, leftToNextLanding, type ChainEntry } from '../../core/pulls/landing/index.js';
 import { EmptyMergeError, MergeConflictError, gitTimestamp } from '../../git/index.js';
 import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
 
@@ -74,4 +74,35 @@ t.test('a chain lands with one compare-and-swap and each pull request is marked 
   t.equal((await w.db('pull_requests').where({ index: late }).first('pending_merge_commit')).pending_merge_commit, null, 'the journal is forgotten');
   const again = await buildChain(path, chain.tip, [await entryOf(w, a)]);
   t.ok(again.rejected[0]?.error instanceof EmptyMergeError, 'a head the base already contains is refused');
+});
+
+t.test("a landing's announcement is left to the landing queued behind it when that one moves the branch on", async (t) => {
+  const w = await pullWorld(t);
+  const path = repoDiskPath(w.config, 'alice', 'widget');
+  const repoId = (await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id')).id as number;
+  const target = { repoPath: path, repoId, branch: 'main' };
+  const [a, b, c, clash] = [await openPull(w, 'left-a', { 'a.txt': 'a\n' }), await openPull(w, 'left-b', { 'b.txt': 'b\n' }),
+    await openPull(w, 'left-c', { 'c.txt': 'c\n' }), await openPull(w, 'left-clash', { 'c.txt': 'other\n' })];
+  const [entryA, entryB, entryC, entryClash] = [await entryOf(w, a), await entryOf(w, b), await entryOf(w, c), await entryOf(w, clash)];
+  t.equal(await leftToNextLanding(repoId, 'main', refOf(w, 'refs/heads/main')!), false, 'nothing queued: told at once');
+
+  // a lands alone; b, queued meanwhile, lands next and moves the branch on: a's move need not be told.
+  const first = landTogether(w.db, target, { entry: entryA, operationId: 'left-test/a' });
+  const second = landTogether(w.db, target, { entry: entryB, operationId: 'left-test/b' });
+  const landedA = await first;
+  if (!('landed' in landedA)) throw new Error('a did not land');
+  t.ok(landedA.tip, 'a is the tip of its own chain');
+  t.equal(await leftToNextLanding(repoId, 'main', landedA.landed.commit), true, 'left to the landing behind it');
+  const landedB = await second;
+  if (!('landed' in landedB)) throw new Error('b did not land');
+  t.equal(refOf(w, 'refs/heads/main'), landedB.landed.commit, 'which moved the branch on');
+  t.equal(await leftToNextLanding(repoId, 'main', landedB.landed.commit), false, 'the last landing is told');
+
+  // c lands; the landing behind it is refused (a conflict) and moves nothing: c's move is told.
+  const third = landTogether(w.db, target, { entry: entryC, operationId: 'left-test/c' });
+  const refused = landTogether(w.db, target, { entry: entryClash, operationId: 'left-test/clash' });
+  const landedC = await third;
+  if (!('landed' in landedC)) throw new Error('c did not land');
+  t.equal(await leftToNextLanding(repoId, 'main', landedC.landed.commit), false, 'the landing behind it moved nothing');
+  t.ok('rejected' in (await refused), 'that landing was refused');
 });

@@ -33,7 +33,13 @@
 //     then); noteBranchMoved(repoId, branch) remembers a move; baseBusyMs(repoId, branch) says how
 //     long until the base has been quiet for QUIET_MS: a waiting pull request's git check waits
 //     that long (workflows/pull.ts), so a burst of moves costs one check per waiting pull request.
+//
+//   leftToNextLanding(repoId, branch, sha): Promise<boolean>
+//     Before announcing a landing's move: waits for the landing queued behind it in this process;
+//     true when that one moved the branch on (its tip announces, so this one need not; at most
+//     30 s of a branch's announcements are left so). A burst is told once, after it.
 export { buildChain, type Chain, type ChainEntry, type ChainLink, type ChainRejection, type ChainStyle } from './chain.js';
 export { baseMoveCount, landChain, type Landing } from './land.js';
-export { landTogether, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
+export { leftToNextLanding } from './left-to-next.js';
+export { landTogether, nextLandingMove, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
 export { announceBranchMoved, baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
