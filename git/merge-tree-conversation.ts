@@ -98,20 +98,23 @@ class Conversation {
     }
   }
 
-  /** No more questions: git exits once it has read stdin to its end. */
+  /** No more questions: git answers those it has and exits once it has read stdin to its end. */
   close(): void {
     if (this.ended) return;
+    this.ended = true;
+    this.onEnd();
+    if (this.idle) clearTimeout(this.idle);
     this.child.stdin.end();
-    this.end();
   }
 
+  /** The process died, was killed or went silent: whatever it still owes is asked elsewhere. */
   private end(): void {
     if (this.idle) clearTimeout(this.idle);
     if (!this.ended) {
       this.ended = true;
       this.onEnd();
-      if (this.child.exitCode === null && this.child.signalCode === null && this.pending.length > 0) this.child.kill('SIGKILL');
     }
+    if (this.pending.length > 0 && this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
     for (const waiter of this.pending.splice(0)) waiter.reject(new Error('git merge-tree --stdin ended'));
   }
 }

@@ -1,8 +1,9 @@
-// The one place that starts git. Every other module in git/ calls runGit, gitOk or spawnGit, so the
-// environment (system git, no user config, no prompts) and the limits are decided here and nowhere else.
+// The one place that starts git. Every other module in git/ calls runGit, gitOk, spawnGit or
+// spawnGitConversation, so the environment (system git, no user config, no prompts) and the limits
+// are decided here and nowhere else.
 import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { spawn as spawnProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'dugite';
@@ -222,10 +223,11 @@ let stdbufPath: string | null | undefined;
 function findStdbuf(): string | null {
   if (stdbufPath === undefined) {
     stdbufPath = null;
-    for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
+    // Absolute directories only: an empty or relative entry would run whatever the working directory holds.
+    for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':').filter((d) => isAbsolute(d))) {
       try {
-        accessSync(join(dir || '.', 'stdbuf'), fsConstants.X_OK);
-        stdbufPath = join(dir || '.', 'stdbuf');
+        accessSync(join(dir, 'stdbuf'), fsConstants.X_OK);
+        stdbufPath = join(dir, 'stdbuf');
         break;
       } catch { /* not in this directory */ }
     }
