@@ -244,9 +244,9 @@ function findStdbuf(): string | null {
 export function spawnGitConversation(args: string[], opts: SpawnGitOptions): ChildProcessWithoutNullStreams | null {
   const stdbuf = findStdbuf();
   if (!stdbuf) return null;
-  const env = gitEnvironment(opts.env);
+  const env = bufferedCallEnvironment(opts.env);
   const git = join(env.LOCAL_GIT_DIRECTORY ?? '/usr', 'bin', 'git');
-  const child = spawnProcess(stdbuf, ['-o0', git, ...args], { cwd: opts.cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: 'pipe' });
+  const child = spawnProcess(stdbuf, ['-o0', git, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
   recordCommand(commandName(args), 0);
   return child;
 }

@@ -60,7 +60,8 @@ function isRefusal(err: unknown): err is ChainRejection['error'] {
  * Builds the entries' commits in order on `base`. A refused entry is left out and the next one is
  * built on the same tip; with `stopAtFirstRejection` (a merge queue: what follows was built on
  * it) the chain ends there instead. Per merged entry: merge-tree (asked of the repository's
- * long-lived process) beside merge-base, then the commit (the clean tree is reused); other errors (git failing, a full disk) are thrown.
+ * long-lived process) beside merge-base, then the commit (the clean tree is reused); other errors
+ * (git failing, a full disk) are thrown.
  */
 export async function buildChain(
   repoPath: string, base: string, entries: readonly ChainEntry[], opts: { stopAtFirstRejection?: boolean } = {},

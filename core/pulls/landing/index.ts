@@ -41,5 +41,5 @@
 export { buildChain, type Chain, type ChainEntry, type ChainLink, type ChainRejection, type ChainStyle } from './chain.js';
 export { baseMoveCount, landChain, type Landing } from './land.js';
 export { leftToNextLanding } from './left-to-next.js';
-export { landTogether, nextLandingMove, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
+export { landTogether, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
 export { announceBranchMoved, baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
