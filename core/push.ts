@@ -138,9 +138,16 @@ export async function branchMoved(
     }
   }
   if (!deleted) await nudgeQueues(services.db, services.pullWorkflows, { repoId: repo.id, branch }, `${branch} moved`);
-  // Signalled SIGNALS_AT_ONCE at a time: a base with a thousand waiting pull requests is told in
-  // seconds, not in a thousand round trips one after another.
-  const toTell = await pullsToRecheck(services.db, repo.id, branch);
+  await signalBaseChanged(services.pullWorkflows, await pullsToRecheck(services.db, repo.id, branch), newSha, result);
+}
+
+/**
+ * Tells the pull requests that their base is now at `sha`, SIGNALS_AT_ONCE at a time: a base with a
+ * thousand waiting pull requests is told in seconds, not in a thousand round trips one after another.
+ */
+export async function signalBaseChanged(
+  pullWorkflows: PullSignaller | null, toTell: Array<{ base_repo_id: number; index: number }>, sha: string, result: AfterPushResult,
+): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(SIGNALS_AT_ONCE, toTell.length) }, async () => {
     while (next < toTell.length) {
@@ -148,7 +155,7 @@ export async function branchMoved(
       const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
       result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
       try {
-        await services.pullWorkflows?.signal(key, baseChangedSignal, [newSha]);
+        await pullWorkflows?.signal(key, baseChangedSignal, [sha]);
       } catch (err) {
         result.problems.push(err as Error);
       }
@@ -171,10 +178,13 @@ const RECHECK_REQUEST_SECONDS = 30;
  * main ten times a second wakes each workflow once per check, not once per move.
  */
 async function pullsToRecheck(db: Knex, repoId: number, branch: string): Promise<OpenPull[]> {
-  const now = nowUnix();
-  const open = await openPulls(db, 'base', repoId, branch, { askedBefore: now - RECHECK_REQUEST_SECONDS });
-  if (open.length > 0) await db('pull_requests').whereIn('id', open.map((p) => p.id)).update({ recheck_requested_unix: now });
-  return open;
+  return markRecheckRequested(db, await openPulls(db, 'base', repoId, branch, { askedBefore: nowUnix() - RECHECK_REQUEST_SECONDS }));
+}
+
+/** Notes that these pull requests were asked to check again now (see pullsToRecheck). */
+export async function markRecheckRequested<P extends { id: number }>(db: Knex, pulls: P[]): Promise<P[]> {
+  if (pulls.length > 0) await db('pull_requests').whereIn('id', pulls.map((p) => p.id)).update({ recheck_requested_unix: nowUnix() });
+  return pulls;
 }
 
 /** branchMoved for a repository known by id (the workflow's activities know ids, not rows). */

@@ -11,7 +11,7 @@ import { updatePullBranch } from '../core/pulls/update-branch.js';
 import { applyChangeBase, applySetState } from '../core/pulls/state.js';
 import { mayCancelAutoMerge, recordAutoMergeCancelled, recordAutoMergeError, recordAutoMergeScheduled } from '../core/pulls/auto-merge.js';
 import { repositoryBranchMoved } from '../core/push.js';
-import { announceBranchMoved, baseBusyMs, leftToNextLanding } from '../core/pulls/landing/index.js';
+import { announceWhenQuiet, baseBusyMs } from '../core/pulls/landing/index.js';
 import { pullsStore } from '../db/pulls.js';
 import { deletePullRequest } from '../core/issue-delete.js';
 import { PullWorkflowClient } from './pull-workflow-client.js';
@@ -188,14 +188,15 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),
     mayCancelAutoMerge: (key, doerId, scheduledBy) => mayCancelAutoMerge(deps, key, doerId, scheduledBy),
     async announceBranchMoved(move) {
-      if (await leftToNextLanding(move.repoId, move.branch, move.sha)) return;
       const pullWorkflows = workerClient();
-      // Coalesced per branch (core/pulls/landing/base-moved.ts): a burst of merges is told in a few waves.
-      await announceBranchMoved(move.repoId, move.branch, async () => {
+      const log = activityContext()?.log;
+      // Put off until the branch is quiet (core/pulls/landing/when-quiet.ts): a burst of merges is
+      // told once, after it, and the activity ends at once.
+      announceWhenQuiet(move.repoId, move.branch, async () => {
         const result = await repositoryBranchMoved({ db: deps.db, config: deps.config, pullWorkflows }, move.repoId, move.branch, move.sha);
-        // Told again on retry: a second signal only repeats a mergeability check.
+        // Told again on failure: a second signal only repeats a mergeability check.
         if (result.problems.length > 0) throw result.problems[0];
-      });
+      }, (err) => log?.warn('branch move not announced', { ...move, error: (err as Error).message }));
     },
   };
 }

@@ -3,12 +3,17 @@
 // update named by its journalled operation id — exactly once, as the merge queue uses it.
 import t from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
-import { baseLog, openPull, refOf } from './world.js';
+import { baseLog, openPull, refOf, waitFor, widgetRepoId } from './world.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { gitIdentity } from '../../core/pulls/git-identity.js';
-import { buildChain, landChain, landTogether, leftToNextLanding, type ChainEntry } from '../../core/pulls/landing/index.js';
+import {
+  announceWhenQuiet, buildChain, flushQuietAnnouncements, landChain, landTogether, noteBranchMoved, QUIET_MS, QUIET_TIMING, type ChainEntry,
+} from '../../core/pulls/landing/index.js';
+import { withKeyedLock } from '../../core/keyed-lock.js';
 import { EmptyMergeError, MergeConflictError, gitTimestamp } from '../../git/index.js';
 import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function entryOf(w: PullWorld, index: number, style: ChainEntry['style'] = 'merge'): Promise<ChainEntry> {
   const pull = await w.db('pull_requests').where({ index }).first('id');
@@ -76,33 +81,72 @@ t.test('a chain lands with one compare-and-swap and each pull request is marked 
   t.ok(again.rejected[0]?.error instanceof EmptyMergeError, 'a head the base already contains is refused');
 });
 
-t.test("a landing's announcement is left to the landing queued behind it when that one moves the branch on", async (t) => {
+t.test("a branch's moves are announced once it is quiet, once for a burst, never while a landing is under way", async (t) => {
   const w = await pullWorld(t);
   const path = repoDiskPath(w.config, 'alice', 'widget');
-  const repoId = (await w.db('repositories').where({ lower_name: 'widget', owner_id: w.users.alice.id }).first('id')).id as number;
-  const target = { repoPath: path, repoId, branch: 'main' };
-  const [a, b, c, clash] = [await openPull(w, 'left-a', { 'a.txt': 'a\n' }), await openPull(w, 'left-b', { 'b.txt': 'b\n' }),
-    await openPull(w, 'left-c', { 'c.txt': 'c\n' }), await openPull(w, 'left-clash', { 'c.txt': 'other\n' })];
-  const [entryA, entryB, entryC, entryClash] = [await entryOf(w, a), await entryOf(w, b), await entryOf(w, c), await entryOf(w, clash)];
-  t.equal(await leftToNextLanding(repoId, 'main', refOf(w, 'refs/heads/main')!), false, 'nothing queued: told at once');
+  const repoId = await widgetRepoId(w);
+  const told: number[] = [];
+  const announce = async () => { told.push(Date.now()); };
+  const keepsFailing = () => t.fail('the announcement was given up');
 
-  // a lands alone; b, queued meanwhile, lands next and moves the branch on: a's move need not be told.
-  const first = landTogether(w.db, target, { entry: entryA, operationId: 'left-test/a' });
-  const second = landTogether(w.db, target, { entry: entryB, operationId: 'left-test/b' });
-  const landedA = await first;
-  if (!('landed' in landedA)) throw new Error('a did not land');
-  t.ok(landedA.tip, 'a is the tip of its own chain');
-  t.equal(await leftToNextLanding(repoId, 'main', landedA.landed.commit), true, 'left to the landing behind it');
-  const landedB = await second;
-  if (!('landed' in landedB)) throw new Error('b did not land');
-  t.equal(refOf(w, 'refs/heads/main'), landedB.landed.commit, 'which moved the branch on');
-  t.equal(await leftToNextLanding(repoId, 'main', landedB.landed.commit), false, 'the last landing is told');
+  // Three moves 200 ms apart are told once, QUIET_MS after the last.
+  let lastMove = 0;
+  for (let i = 0; i < 3; i++) {
+    lastMove = Date.now();
+    announceWhenQuiet(repoId, 'main', announce, keepsFailing);
+    await sleep(200);
+  }
+  t.equal(told.length, 0, 'nothing told while the branch moves');
+  t.ok(await waitFor(async () => told.length > 0, 5000, 20), 'told once quiet');
+  t.ok(told[0]! >= lastMove + QUIET_MS - 50, `QUIET_MS after the last move (${told[0]! - lastMove} ms)`);
+  await sleep(QUIET_MS + 200);
+  t.equal(told.length, 1, 'the burst is told once');
 
-  // c lands; the landing behind it is refused (a conflict) and moves nothing: c's move is told.
-  const third = landTogether(w.db, target, { entry: entryC, operationId: 'left-test/c' });
-  const refused = landTogether(w.db, target, { entry: entryClash, operationId: 'left-test/clash' });
-  const landedC = await third;
-  if (!('landed' in landedC)) throw new Error('c did not land');
-  t.equal(await leftToNextLanding(repoId, 'main', landedC.landed.commit), false, 'the landing behind it moved nothing');
-  t.ok('rejected' in (await refused), 'that landing was refused');
+  // A landing queued in this process (here behind a held merge lock) holds the announcement back
+  // however long it takes; its own move is then told once quiet.
+  const a = await openPull(w, 'quiet-a', { 'a.txt': 'a\n' });
+  let release!: () => void;
+  const held = withKeyedLock(`merge/${repoId}/main`, () => new Promise<void>((resolve) => (release = resolve)));
+  const landing = landTogether(w.db, { repoPath: path, repoId, branch: 'main' }, { entry: await entryOf(w, a), operationId: 'quiet-test/a' });
+  announceWhenQuiet(repoId, 'main', announce, keepsFailing);
+  await sleep(QUIET_MS * 2.5);
+  t.equal(told.length, 1, 'not told while a landing is queued');
+  release();
+  await held;
+  t.ok('landed' in (await landing), 'the landing landed');
+  const landedAt = Date.now();
+  t.ok(await waitFor(async () => told.length > 1, 5000, 20), 'told after it');
+  t.ok(told[1]! >= landedAt + QUIET_MS - 100, `once the branch was quiet after the landing (${told[1]! - landedAt} ms)`);
+
+  // A branch that never goes quiet is still told, atMostMs after the first move put off.
+  const timing = { ...QUIET_TIMING, atMostMs: 600 };
+  const busyFrom = Date.now();
+  const mover = setInterval(() => noteBranchMoved(repoId, 'busy'), 100);
+  let busyTold = 0;
+  announceWhenQuiet(repoId, 'busy', async () => { busyTold = Date.now(); }, keepsFailing, timing);
+  t.ok(await waitFor(async () => busyTold > 0, 5000, 20), 'a busy branch is told');
+  clearInterval(mover);
+  t.ok(busyTold - busyFrom >= 550 && busyTold - busyFrom < QUIET_MS, `at atMostMs (${busyTold - busyFrom} ms)`);
+});
+
+t.test('an announcement that fails is tried again, and given up after its attempts; a stopping worker tells what is put off', async (t) => {
+  const timing = { atMostMs: 30_000, attempts: 3, retryMs: 20 };
+  let calls = 0;
+  let givenUp: unknown = null;
+  announceWhenQuiet(900_001, 'main', async () => { calls++; throw new Error('workflow unreachable'); }, (err) => { givenUp = err; }, timing);
+  t.ok(await waitFor(async () => givenUp !== null, 5000, 20), 'given up');
+  t.equal(calls, 3, 'after its three attempts');
+  t.match((givenUp as Error).message, /workflow unreachable/, 'with the last error');
+
+  let attempts = 0;
+  announceWhenQuiet(900_002, 'main', async () => { if (++attempts === 1) throw new Error('once'); }, () => t.fail('given up'), timing);
+  t.ok(await waitFor(async () => attempts === 2, 5000, 20), 'a second attempt succeeds');
+
+  // Put off for QUIET_MS, told at once by the flush, which waits for it.
+  let flushed = false;
+  announceWhenQuiet(900_003, 'main', async () => { await sleep(50); flushed = true; }, () => t.fail('given up'));
+  const before = Date.now();
+  await flushQuietAnnouncements();
+  t.ok(flushed, 'the flush told it and waited');
+  t.ok(Date.now() - before < QUIET_MS, 'without waiting for quiet');
 });

@@ -46,7 +46,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * announcement that started after this call has finished (it reads where the branch is then).
  */
 export function announceBranchMoved(repoId: number, branch: string, announce: () => Promise<void>): Promise<void> {
-  noteBranchMoved(repoId, branch);
   const key = branchKey(repoId, branch);
   let slot = slots.get(key);
   if (!slot) slots.set(key, (slot = { running: false, pending: null }));

@@ -28,18 +28,18 @@
 //     meanwhile; resume from the journal). One entry per pull request goes into a chain.
 //     The caller (the pull request's own merge activity) records its merge (core/pulls/auto-merge-landing.ts).
 //
-//   announceBranchMoved(repoId, branch, announce): Promise<void>   — the one "base moved" path
-//     Coalesces announcements per branch (one at a time, ≥ 500 ms apart, of the branch where it is
-//     then); noteBranchMoved(repoId, branch) remembers a move; baseBusyMs(repoId, branch) says how
-//     long until the base has been quiet for QUIET_MS: a waiting pull request's git check waits
-//     that long (workflows/pull.ts), so a burst of moves costs one check per waiting pull request.
-//
-//   leftToNextLanding(repoId, branch, sha): Promise<boolean>
-//     Before announcing a landing's move: waits for the landing queued behind it in this process;
-//     true when that one moved the branch on (its tip announces, so this one need not; at most
-//     30 s of a branch's announcements are left so). A burst is told once, after it.
+//   announceWhenQuiet(repoId, branch, announce, onGiveUp): void   — the one "base moved" path
+//     Notes the move and puts its announcement off until the branch has been still for QUIET_MS
+//     (no move noted, no landing under way in this process), at most 30 s; the moves asked to be
+//     announced meanwhile join it. A burst of merges is told once, after it, to the pull requests
+//     still waiting. Announcements run through announceBranchMoved, which coalesces them per
+//     branch (one at a time, >= 500 ms apart, of the branch where it is then); noteBranchMoved
+//     remembers a move; baseBusyMs(repoId, branch) says how long until the base has been quiet for
+//     QUIET_MS: a waiting pull request's git check waits that long (workflows/pull.ts).
+//     flushQuietAnnouncements() tells what is put off (a stopping worker); what a crash loses is
+//     told by the next worker's start (core/pulls/stale-checks.ts).
 export { buildChain, type Chain, type ChainEntry, type ChainLink, type ChainRejection, type ChainStyle } from './chain.js';
 export { baseMoveCount, landChain, type Landing } from './land.js';
-export { leftToNextLanding } from './left-to-next.js';
 export { landTogether, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
-export { announceBranchMoved, baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
+export { baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
+export { announceWhenQuiet, flushQuietAnnouncements, QUIET_TIMING, type QuietTiming } from './when-quiet.js';

@@ -57,44 +57,22 @@ export function landTogether(db: Knex, target: LandingTarget, request: TogetherR
   });
 }
 
-/** Per branch: who waits for the landing in flight (or next) to end, with where it left the branch. */
-const landingWatchers = new Map<string, Array<(movedTo: string | null) => void>>();
-
-/**
- * Where the landing this process runs into the branch now, or runs next, moves it: resolves with
- * the commit once it has landed (null: it moved nothing), or at once with null when no landing is
- * under way or queued.
- */
-export function nextLandingMove(repoId: number, branch: string): Promise<string | null> {
-  const key = `${repoId}/${branch}`;
-  if (!queues.has(key)) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    const watchers = landingWatchers.get(key);
-    if (watchers) watchers.push(resolve);
-    else landingWatchers.set(key, [resolve]);
-  });
-}
-
-function landingEnded(key: string, movedTo: string | null): void {
-  const watchers = landingWatchers.get(key);
-  landingWatchers.delete(key);
-  for (const watcher of watchers ?? []) watcher(movedTo);
+/** Whether this process is landing into the branch, or has merges queued to land into it. */
+export function landingUnderWay(repoId: number, branch: string): boolean {
+  return queues.has(`${repoId}/${branch}`);
 }
 
 async function drain(db: Knex, target: LandingTarget, key: string, queue: Waiting[]): Promise<void> {
   while (queue.length > 0) {
     const batch = queue.splice(0, MAX_CHAIN);
-    let movedTo: string | null = null;
     // The merge lock of this base (core/pulls/merge.ts): a plain merge in this process waits its turn.
     try {
-      movedTo = await withKeyedLock(`merge/${key}`, () => landBatch(db, target, batch));
+      await withKeyedLock(`merge/${key}`, () => landBatch(db, target, batch));
     } catch (err) {
       for (const w of batch) w.reject(err);
     }
-    landingEnded(key, movedTo);
   }
   queues.delete(key);
-  landingEnded(key, null);
 }
 
 /**
@@ -122,8 +100,7 @@ async function settleDuplicates(db: Knex, batch: Waiting[]): Promise<Waiting[]> 
   return [...chosen.values()];
 }
 
-/** Lands the batch; returns the commit the branch moved to (null: nothing landed). */
-async function landBatch(db: Knex, target: LandingTarget, batch: Waiting[]): Promise<string | null> {
+async function landBatch(db: Knex, target: LandingTarget, batch: Waiting[]): Promise<void> {
   let remaining = await settleDuplicates(db, batch);
   for (let attempt = 1; attempt <= CAS_ATTEMPTS && remaining.length > 0; attempt++) {
     const base = await resolveRef(target.repoPath, branchRef(target.branch));
@@ -135,11 +112,10 @@ async function landBatch(db: Knex, target: LandingTarget, batch: Waiting[]): Pro
     if (await landChain(db, { repoPath: target.repoPath, branch: target.branch, chain, operationIds, reason: 'auto-merge' })) {
       if (chain.links.length > 0) noteBranchMoved(target.repoId, target.branch);
       for (const link of chain.links) waiterOf(link.entry).resolve({ landed: link, tip: link.commit === chain.tip });
-      return chain.links.length > 0 ? chain.tip : null;
+      return;
     }
     const linked = new Set(chain.links.map((l) => l.entry));
     remaining = remaining.filter((w) => linked.has(w.request.entry));
   }
   for (const w of remaining) w.resolve({ outOfDate: true });
-  return null;
 }
