@@ -131,8 +131,9 @@ export interface PullWorkflowView {
  *   2: scheduling an auto-merge records it inside the merge activity (no recordAutoMergeScheduled
  *      activity), and an operation no longer describes itself just before the description it ends with;
  *      a run that starts with its head moved checks mergeability in its first activity, with the summary.
+ *   3: a run its auto-merge ended ends in the merge's own workflow task, without the 1 ms timer.
  */
-export const PULL_WORKFLOW_REVISION = 2;
+export const PULL_WORKFLOW_REVISION = 3;
 
 export interface PullWorkflowInput {
   key: PullKey;

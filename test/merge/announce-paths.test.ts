@@ -1,6 +1,6 @@
 // How a merged pull request's run tells the others that their base moved, read from its Temporal
 // history: an auto-merge announces in a local activity (nobody waits for that workflow task) and
-// ends in the next task, without lingering; a merge request announces in a normal activity, after
+// ends in its merge's own task, without lingering; a merge request announces in a normal activity, after
 // its caller was answered, and lingers for racing requests. Either way the pull requests into the
 // base are checked again.
 import t, { type Test } from 'tap';
@@ -27,14 +27,15 @@ function steps(events: Events): string[] {
       const { seconds, nanos } = e.timerStartedEventAttributes!.startToFireTimeout!;
       out.push(`timer:${Number(seconds ?? 0) * 1000 + Math.round((nanos ?? 0) / 1e6)}`);
     }
-    if (e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED) {
-      // The SDK's local-activity marker names the activity in its JSON data payload.
-      const data = e.markerRecordedEventAttributes!.details?.data?.payloads?.[0]?.data;
-      const type = data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
-      out.push(`local:${type ?? '?'}`);
-    }
+    if (e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED) out.push(`local:${localActivityOf(e) ?? '?'}`);
   }
   return out;
+}
+
+/** The activity a local activity's marker records: the SDK names it in the marker's JSON data payload. */
+function localActivityOf(e: Events[number]): string | undefined {
+  const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
 }
 
 const checkedBase = async (w: PullWorld, index: number) => (await w.db('pull_requests').where({ index }).first())?.checked_base as string | null;
@@ -51,10 +52,14 @@ t.test('an auto-merge announces inside its own workflow task and ends; a merge r
 
   const green = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${auto}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
   t.equal(green.statusCode, 201, green.body);
-  const autoSteps = steps(await historyOf(t, w, auto));
+  const autoEvents = await historyOf(t, w, auto);
+  const autoSteps = steps(autoEvents);
   const merged = autoSteps.lastIndexOf('local:mergePullRequest');
   t.ok(merged >= 0, `the auto-merge ran: ${autoSteps.join(' ')}`);
-  t.same(autoSteps.slice(merged), ['local:mergePullRequest', 'local:announceBranchMoved', 'timer:1'], 'announced as a local activity, then the run ended in its next task, without lingering');
+  t.same(autoSteps.slice(merged), ['local:mergePullRequest', 'local:announceBranchMoved'], 'announced as a local activity, without a timer after it');
+  // Revision 3: the run ends in the workflow task that ran its merge (no task is scheduled after its marker).
+  const mergeMarker = autoEvents.findLastIndex((e) => localActivityOf(e) === 'mergePullRequest');
+  t.same(autoEvents.slice(mergeMarker).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED), [], 'the run ended in its merge\'s own workflow task');
   t.notOk(autoSteps.includes('activity:announceBranchMoved'), 'no announcement went through the server as an activity');
   const mainAfterAuto = refOf(w, 'refs/heads/main');
   t.ok(await waitFor(async () => (await checkedBase(w, waiting)) === mainAfterAuto, 45_000, 200), 'the waiting pull request was checked against the moved base');
