@@ -114,17 +114,31 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
 }
 
 /**
+ * What a branch move tells. `followers`: the open pull requests from the branch follow its new head,
+ * and the merge queues into it look again (wanted at once). `waiting`: the open pull requests into
+ * it check their mergeability again and the licences of a default branch are read again (these can
+ * wait for the branch to be quiet: core/pulls/landing/when-quiet.ts).
+ */
+export type MoveParts = 'all' | 'followers' | 'waiting';
+
+/**
  * A branch of `repo` moved to `newSha` (the zero sha: deleted), by a push or by a pull request's
  * own workflow (a merge moves its base, an update its head): the open pull requests from it follow
  * the new head, and those into it check their mergeability again. Problems are collected, not thrown.
  */
 export async function branchMoved(
-  services: PushServices, repo: RepoRow, path: string, branch: string, newSha: string, result: AfterPushResult,
+  services: PushServices, repo: RepoRow, path: string, branch: string, newSha: string, result: AfterPushResult, parts: MoveParts = 'all',
 ): Promise<void> {
+  if (parts !== 'waiting') await followersMoved(services, repo, path, branch, newSha, result);
+  if (parts === 'followers') return;
+  if (!isZeroSha(newSha) && branch === repo.default_branch) await refreshRepoLicenses(services.db, repo, path).catch((err: Error) => result.problems.push(err));
+  await waitingMoved(services, repo, branch, newSha, result);
+}
+
+async function followersMoved(services: PushServices, repo: RepoRow, path: string, branch: string, newSha: string, result: AfterPushResult): Promise<void> {
   const deleted = isZeroSha(newSha);
   // Open pull requests from a deleted branch keep their last head; the record says the branch is gone.
   if (deleted) await markHeadBranchDeleted(services.db, repo.id, branch);
-  if (!deleted && branch === repo.default_branch) await refreshRepoLicenses(services.db, repo, path).catch((err: Error) => result.problems.push(err));
   for (const pull of await openPulls(services.db, 'head', repo.id, branch)) {
     if (deleted) continue; // the pull request keeps its last head; closing it is the user's call
     const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
@@ -138,16 +152,12 @@ export async function branchMoved(
     }
   }
   if (!deleted) await nudgeQueues(services.db, services.pullWorkflows, { repoId: repo.id, branch }, `${branch} moved`);
-  await signalBaseChanged(services.pullWorkflows, await pullsToRecheck(services.db, repo.id, branch), newSha, result);
 }
 
-/**
- * Tells the pull requests that their base is now at `sha`, SIGNALS_AT_ONCE at a time: a base with a
- * thousand waiting pull requests is told in seconds, not in a thousand round trips one after another.
- */
-export async function signalBaseChanged(
-  pullWorkflows: PullSignaller | null, toTell: Array<{ base_repo_id: number; index: number }>, sha: string, result: AfterPushResult,
-): Promise<void> {
+async function waitingMoved(services: PushServices, repo: RepoRow, branch: string, newSha: string, result: AfterPushResult): Promise<void> {
+  // Signalled SIGNALS_AT_ONCE at a time: a base with a thousand waiting pull requests is told in
+  // seconds, not in a thousand round trips one after another.
+  const toTell = await pullsToRecheck(services.db, repo.id, branch);
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(SIGNALS_AT_ONCE, toTell.length) }, async () => {
     while (next < toTell.length) {
@@ -155,7 +165,7 @@ export async function signalBaseChanged(
       const key: PullKey = { repoId: pull.base_repo_id, index: pull.index };
       result.basesMoved.push(`pull/${key.repoId}/${key.index}`);
       try {
-        await pullWorkflows?.signal(key, baseChangedSignal, [sha]);
+        await services.pullWorkflows?.signal(key, baseChangedSignal, [newSha]);
       } catch (err) {
         result.problems.push(err as Error);
       }
@@ -178,23 +188,20 @@ const RECHECK_REQUEST_SECONDS = 30;
  * main ten times a second wakes each workflow once per check, not once per move.
  */
 async function pullsToRecheck(db: Knex, repoId: number, branch: string): Promise<OpenPull[]> {
-  return markRecheckRequested(db, await openPulls(db, 'base', repoId, branch, { askedBefore: nowUnix() - RECHECK_REQUEST_SECONDS }));
-}
-
-/** Notes that these pull requests were asked to check again now (see pullsToRecheck). */
-export async function markRecheckRequested<P extends { id: number }>(db: Knex, pulls: P[]): Promise<P[]> {
-  if (pulls.length > 0) await db('pull_requests').whereIn('id', pulls.map((p) => p.id)).update({ recheck_requested_unix: nowUnix() });
-  return pulls;
+  const now = nowUnix();
+  const open = await openPulls(db, 'base', repoId, branch, { askedBefore: now - RECHECK_REQUEST_SECONDS });
+  if (open.length > 0) await db('pull_requests').whereIn('id', open.map((p) => p.id)).update({ recheck_requested_unix: now });
+  return open;
 }
 
 /** branchMoved for a repository known by id (the workflow's activities know ids, not rows). */
-export async function repositoryBranchMoved(services: PushServices, repoId: number, branch: string, newSha: string): Promise<AfterPushResult> {
+export async function repositoryBranchMoved(services: PushServices, repoId: number, branch: string, newSha: string, parts: MoveParts = 'all'): Promise<AfterPushResult> {
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
   const repo = await reposStore(services.db).byId(repoId);
   if (!repo) return result; // deleted meanwhile: nobody left to tell
   const path = await repoPath(services, repo);
   // Announcements are coalesced (core/pulls/landing/base-moved.ts): tell where the branch is now.
   const now = isZeroSha(newSha) ? null : await resolveRef(path, branchRef(branch));
-  await branchMoved(services, repo, path, branch, now ?? newSha, result);
+  await branchMoved(services, repo, path, branch, now ?? newSha, result, parts);
   return result;
 }

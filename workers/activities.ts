@@ -188,15 +188,17 @@ function buildActivities(deps: ActivityDeps): PullActivities {
     recordAutoMergeError: (key, message) => recordAutoMergeError(deps, key, message),
     mayCancelAutoMerge: (key, doerId, scheduledBy) => mayCancelAutoMerge(deps, key, doerId, scheduledBy),
     async announceBranchMoved(move) {
-      const pullWorkflows = workerClient();
-      const log = activityContext()?.log;
-      // Put off until the branch is quiet (core/pulls/landing/when-quiet.ts): a burst of merges is
-      // told once, after it, and the activity ends at once.
-      announceWhenQuiet(move.repoId, move.branch, async () => {
-        const result = await repositoryBranchMoved({ db: deps.db, config: deps.config, pullWorkflows }, move.repoId, move.branch, move.sha);
-        // Told again on failure: a second signal only repeats a mergeability check.
+      const services = { db: deps.db, config: deps.config, pullWorkflows: workerClient() };
+      const tell = async (parts: 'followers' | 'waiting') => {
+        const result = await repositoryBranchMoved(services, move.repoId, move.branch, move.sha, parts);
+        // Told again on retry: a second signal only repeats a check.
         if (result.problems.length > 0) throw result.problems[0];
-      }, (err) => log?.warn('branch move not announced', { ...move, error: (err as Error).message }));
+      };
+      // The pull requests from the branch follow it and its merge queues look again at once; those
+      // waiting on it are told once it is quiet (core/pulls/landing/when-quiet.ts): a burst of
+      // merges is told once, after it.
+      await tell('followers');
+      await announceWhenQuiet(move.repoId, move.branch, () => tell('waiting'));
     },
   };
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type ActivityInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type ActivityInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { noteWork } from '../app/idle-gc.js';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { createQueueActivities } from './queue-activities.js';
@@ -18,9 +18,6 @@ import { openDatabase, type DatabaseSettings } from '../db/connection.js';
 import { webhookActivityQueue } from '../workflows/webhook-messages.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { connectionOptions, type TemporalConnectionSettings } from './temporal-connection.js';
-import { PullWorkflowClient } from './pull-workflow-client.js';
-import { recheckStaleMergeability } from '../core/pulls/stale-checks.js';
-import { flushQuietAnnouncements } from '../core/pulls/landing/index.js';
 
 /** A worker process's slots and sticky cache; each absent one keeps the SDK's default. */
 export interface WorkerTuning {
@@ -148,25 +145,13 @@ export async function startTemporalWorker(settings: WorkerSettings, deps: Worker
     await webhookDb.destroy();
     throw err;
   }
-  const client = new Client({ connection, namespace: settings.namespace });
-  // Base moves a stopped process had not announced yet are told now (core/pulls/stale-checks.ts).
-  const pullWorkflows = PullWorkflowClient.over(client, {
-    taskQueue: settings.taskQueue, historyEventLimit: deps.config.TEMPORAL_HISTORY_EVENT_LIMIT, workflowIdPrefix: deps.config.TEMPORAL_WORKFLOW_ID_PREFIX,
-  });
-  const rechecked = recheckStaleMergeability(deps.db, deps.config, pullWorkflows).then(
-    (result) => { for (const err of result.problems) Runtime.instance().logger.warn('stale mergeability not told', { error: err.message }); },
-    (err: Error) => Runtime.instance().logger.warn('stale mergeability not looked for', { error: err.message }),
-  );
   const done = Promise.all([worker.run(), webhookWorker.run()]).then(() => undefined).finally(async () => {
-    // What was put off until a base is quiet is told before the connection closes.
-    await rechecked;
-    await flushQuietAnnouncements();
     await webhookDb.destroy();
     return connection.close();
   });
   // Events recorded while no worker ran are dispatched now (a hook created since starts it too).
   if (await hooksStore(deps.db).anyExists()) {
-    await new WebhookWorkflows(client, { ...deps.config, TEMPORAL_TASK_QUEUE: settings.taskQueue }).startDispatcher();
+    await new WebhookWorkflows(new Client({ connection, namespace: settings.namespace }), { ...deps.config, TEMPORAL_TASK_QUEUE: settings.taskQueue }).startDispatcher();
   }
   return {
     worker,

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
+import { pullWorld, settledMergeable, type PullWorld } from '../pulls/fixtures.js';
 import { baseLog, merge, openPull, refOf } from '../merge/world.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
@@ -74,4 +74,20 @@ t.test('worker killed while updating the head branch: the update happens once', 
   const added = baseLog(w, `${headBefore}..refs/heads/crash-update`, 50).filter((c) => c.subject.startsWith('Merge branch'));
   t.equal(added.length, 1, 'one update merge commit on the head');
   t.equal(refOf(w, `refs/pull/${index}/head`), refOf(w, 'refs/heads/crash-update'), 'the pull request ref agrees with the branch');
+});
+
+t.test("worker killed holding a base move's announcement: another worker tells the pull requests waiting", async (t) => {
+  await worker?.stop();
+  worker = startWorkerProcess(w.config);
+  const waiting = await openPull(w, 'held-waiting', { 'held.txt': 'waiting\n' });
+  const clash = await openPull(w, 'held-clash', { 'held.txt': 'clash\n' });
+  t.equal(await settledMergeable(w, waiting, true, 30_000), true, 'the waiting pull request is mergeable');
+  // The announcement is held until main is quiet (core/pulls/landing/when-quiet.ts): the worker dies then.
+  await withCrashAt('announce:holding', async () => {
+    const res = await merge(w, clash, { do: 'merge' });
+    t.equal(res.statusCode, 200, `the merge is answered before its announcement: ${res.body}`);
+    await replaceCrashedWorker(t);
+  });
+  // The announcing activity is retried on the new worker (its start-to-close timeout is 30 s).
+  t.equal(await settledMergeable(w, waiting, false, 90_000), false, 'told: the waiting pull request now conflicts with main');
 });

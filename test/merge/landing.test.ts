@@ -6,9 +6,7 @@ import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { baseLog, openPull, refOf, waitFor, widgetRepoId } from './world.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { gitIdentity } from '../../core/pulls/git-identity.js';
-import {
-  announceWhenQuiet, buildChain, flushQuietAnnouncements, landChain, landTogether, noteBranchMoved, QUIET_MS, QUIET_TIMING, type ChainEntry,
-} from '../../core/pulls/landing/index.js';
+import { announceWhenQuiet, buildChain, landChain, landTogether, noteBranchMoved, QUIET_MS, type ChainEntry } from '../../core/pulls/landing/index.js';
 import { withKeyedLock } from '../../core/keyed-lock.js';
 import { EmptyMergeError, MergeConflictError, gitTimestamp } from '../../git/index.js';
 import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
@@ -87,17 +85,20 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
   const repoId = await widgetRepoId(w);
   const told: number[] = [];
   const announce = async () => { told.push(Date.now()); };
-  const keepsFailing = () => t.fail('the announcement was given up');
 
-  // Three moves 200 ms apart are told once, QUIET_MS after the last.
-  let lastMove = 0;
-  for (let i = 0; i < 3; i++) {
-    lastMove = Date.now();
-    announceWhenQuiet(repoId, 'main', announce, keepsFailing);
+  // Three moves 200 ms apart are told once, QUIET_MS after the last, by the first call, which held
+  // it; the others returned at once, left to it.
+  let lastMove = Date.now();
+  const holder = announceWhenQuiet(repoId, 'main', announce);
+  for (let i = 0; i < 2; i++) {
     await sleep(200);
+    lastMove = Date.now();
+    await announceWhenQuiet(repoId, 'main', announce);
+    t.ok(Date.now() - lastMove < 100, 'a move meanwhile is left to the holder');
   }
   t.equal(told.length, 0, 'nothing told while the branch moves');
-  t.ok(await waitFor(async () => told.length > 0, 5000, 20), 'told once quiet');
+  await holder;
+  t.equal(told.length, 1, 'the holder told it');
   t.ok(told[0]! >= lastMove + QUIET_MS - 50, `QUIET_MS after the last move (${told[0]! - lastMove} ms)`);
   await sleep(QUIET_MS + 200);
   t.equal(told.length, 1, 'the burst is told once');
@@ -108,45 +109,33 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
   let release!: () => void;
   const held = withKeyedLock(`merge/${repoId}/main`, () => new Promise<void>((resolve) => (release = resolve)));
   const landing = landTogether(w.db, { repoPath: path, repoId, branch: 'main' }, { entry: await entryOf(w, a), operationId: 'quiet-test/a' });
-  announceWhenQuiet(repoId, 'main', announce, keepsFailing);
+  const afterLanding = announceWhenQuiet(repoId, 'main', announce);
   await sleep(QUIET_MS * 2.5);
   t.equal(told.length, 1, 'not told while a landing is queued');
   release();
   await held;
   t.ok('landed' in (await landing), 'the landing landed');
   const landedAt = Date.now();
-  t.ok(await waitFor(async () => told.length > 1, 5000, 20), 'told after it');
+  await afterLanding;
+  t.equal(told.length, 2, 'told after it');
   t.ok(told[1]! >= landedAt + QUIET_MS - 100, `once the branch was quiet after the landing (${told[1]! - landedAt} ms)`);
 
   // A branch that never goes quiet is still told, atMostMs after the first move put off.
-  const timing = { ...QUIET_TIMING, atMostMs: 600 };
   const busyFrom = Date.now();
   const mover = setInterval(() => noteBranchMoved(repoId, 'busy'), 100);
   let busyTold = 0;
-  announceWhenQuiet(repoId, 'busy', async () => { busyTold = Date.now(); }, keepsFailing, timing);
-  t.ok(await waitFor(async () => busyTold > 0, 5000, 20), 'a busy branch is told');
+  await announceWhenQuiet(repoId, 'busy', async () => { busyTold = Date.now(); }, 600);
   clearInterval(mover);
-  t.ok(busyTold - busyFrom >= 550 && busyTold - busyFrom < QUIET_MS, `at atMostMs (${busyTold - busyFrom} ms)`);
+  t.ok(busyTold - busyFrom >= 550 && busyTold - busyFrom < QUIET_MS, `a busy branch is told at atMostMs (${busyTold - busyFrom} ms)`);
 });
 
-t.test('an announcement that fails is tried again, and given up after its attempts; a stopping worker tells what is put off', async (t) => {
-  const timing = { atMostMs: 30_000, attempts: 3, retryMs: 20 };
+t.test('a failed announcement fails its holder, so that Temporal retries the activity; the retry holds and tells', async (t) => {
   let calls = 0;
-  let givenUp: unknown = null;
-  announceWhenQuiet(900_001, 'main', async () => { calls++; throw new Error('workflow unreachable'); }, (err) => { givenUp = err; }, timing);
-  t.ok(await waitFor(async () => givenUp !== null, 5000, 20), 'given up');
-  t.equal(calls, 3, 'after its three attempts');
-  t.match((givenUp as Error).message, /workflow unreachable/, 'with the last error');
-
-  let attempts = 0;
-  announceWhenQuiet(900_002, 'main', async () => { if (++attempts === 1) throw new Error('once'); }, () => t.fail('given up'), timing);
-  t.ok(await waitFor(async () => attempts === 2, 5000, 20), 'a second attempt succeeds');
-
-  // Put off for QUIET_MS, told at once by the flush, which waits for it.
-  let flushed = false;
-  announceWhenQuiet(900_003, 'main', async () => { await sleep(50); flushed = true; }, () => t.fail('given up'));
-  const before = Date.now();
-  await flushQuietAnnouncements();
-  t.ok(flushed, 'the flush told it and waited');
-  t.ok(Date.now() - before < QUIET_MS, 'without waiting for quiet');
+  const flaky = async () => { if (++calls === 1) throw new Error('workflow unreachable'); };
+  const first = announceWhenQuiet(900_001, 'main', flaky);
+  const leftToIt = announceWhenQuiet(900_001, 'main', flaky);
+  await t.resolves(leftToIt, 'a move meanwhile is left to the holder');
+  await t.rejects(first, /workflow unreachable/, 'the holder fails with the announcement');
+  await t.resolves(announceWhenQuiet(900_001, 'main', flaky), 'the retry holds the branch again and tells');
+  t.equal(calls, 2, 'two announcements in all');
 });

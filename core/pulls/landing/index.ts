@@ -28,18 +28,18 @@
 //     meanwhile; resume from the journal). One entry per pull request goes into a chain.
 //     The caller (the pull request's own merge activity) records its merge (core/pulls/auto-merge-landing.ts).
 //
-//   announceWhenQuiet(repoId, branch, announce, onGiveUp): void   — the one "base moved" path
-//     Notes the move and puts its announcement off until the branch has been still for QUIET_MS
-//     (no move noted, no landing under way in this process), at most 30 s; the moves asked to be
-//     announced meanwhile join it. A burst of merges is told once, after it, to the pull requests
-//     still waiting. Announcements run through announceBranchMoved, which coalesces them per
-//     branch (one at a time, >= 500 ms apart, of the branch where it is then); noteBranchMoved
-//     remembers a move; baseBusyMs(repoId, branch) says how long until the base has been quiet for
-//     QUIET_MS: a waiting pull request's git check waits that long (workflows/pull.ts).
-//     flushQuietAnnouncements() tells what is put off (a stopping worker); what a crash loses is
-//     told by the next worker's start (core/pulls/stale-checks.ts).
+//   announceWhenQuiet(repoId, branch, announce): Promise<void>   — the one "base moved" path
+//     Notes the move and announces it once the branch has been still for QUIET_MS (no move, no
+//     landing under way in the process; at most 20 s). The first call per branch in a process holds
+//     its activity until then and announces; calls meanwhile return at once, left to it (it reads
+//     where the branch is then). A burst of merges is told once, after it, to the pull requests
+//     still waiting, and a worker that dies holding the announcement has its activity retried
+//     elsewhere. Announcements run through announceBranchMoved, which coalesces them per branch
+//     (one at a time, >= 500 ms apart); noteBranchMoved remembers a move; baseBusyMs(repoId,
+//     branch) says how long until the base has been quiet for QUIET_MS: a waiting pull request's
+//     git check waits that long (workflows/pull.ts).
 export { buildChain, type Chain, type ChainEntry, type ChainLink, type ChainRejection, type ChainStyle } from './chain.js';
 export { baseMoveCount, landChain, type Landing } from './land.js';
 export { landTogether, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
 export { baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
-export { announceWhenQuiet, flushQuietAnnouncements, QUIET_TIMING, type QuietTiming } from './when-quiet.js';
+export { ANNOUNCE_AT_MOST_MS, announceWhenQuiet } from './when-quiet.js';

@@ -1,91 +1,56 @@
-// A branch's moves are announced once the branch is quiet. A burst of auto-merges into a base (a CI
-// backlog clearing) moves it many times within seconds. Announced at its first move, every pull
-// request still waiting then was signalled, woke and started a settle timer, nearly all of them only
-// to merge moments later: about a sixth of a burst's workflow history. Put off until the base has
-// been still for QUIET_MS, a burst is announced once, after it, to the pull requests still waiting.
-// In-process: what a crash loses is told when a worker starts (core/pulls/stale-checks.ts).
+// A branch's moves are announced to the pull requests waiting on it once the branch is quiet. A
+// burst of auto-merges into a base (a CI backlog clearing) moves it many times within seconds.
+// Announced at its first move, every pull request still waiting then was signalled, woke and
+// started a settle timer, nearly all of them only to merge moments later: about a sixth of a
+// burst's workflow history. Put off until the base has been still for QUIET_MS, a burst is
+// announced once, after it, to those still waiting.
+//
+// The first move put off in a process holds its announcing activity until then and announces; the
+// moves asked to be announced meanwhile return at once, left to it (it reads where the branch is
+// when it runs). So an announcement is as durable as that activity: a worker that dies holding it
+// has it retried by Temporal on another worker, which announces there.
 import { announceBranchMoved, baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
 import { landingUnderWay } from './together.js';
-
-export interface QuietTiming {
-  /** A branch that never goes quiet is still announced this long after the first move put off. */
-  atMostMs: number;
-  /** Attempts at an announcement that fails (a workflow unreachable), the first included. */
-  attempts: number;
-  /** Before the second attempt; doubled before each later one. */
-  retryMs: number;
-}
-
-export const QUIET_TIMING: QuietTiming = { atMostMs: 30_000, attempts: 5, retryMs: 1_000 };
-
-interface PutOff {
-  repoId: number;
-  branch: string;
-  since: number;
-  timer: NodeJS.Timeout | null;
-  announce: () => Promise<void>;
-  timing: QuietTiming;
-  onGiveUp: (err: unknown) => void;
-}
-
-const putOff = new Map<string, PutOff>();
-const running = new Set<Promise<void>>();
+import { faultPoint } from '../../fault-points.js';
 
 /**
- * Announces that the branch moved (now) once it has been still for QUIET_MS, or at the latest
- * `timing.atMostMs` after the first move still put off. Returns at once. Moves asked to be announced
- * meanwhile join the one put off: `announce` reads where the branch is when it runs.
- * `onGiveUp` is told when every attempt failed.
+ * A branch that never goes quiet is still announced this long after the first move put off; less
+ * than the announcing activity's 30 s start-to-close timeout, with room for the announcement.
  */
-export function announceWhenQuiet(
-  repoId: number, branch: string, announce: () => Promise<void>, onGiveUp: (err: unknown) => void, timing: QuietTiming = QUIET_TIMING,
-): void {
+export const ANNOUNCE_AT_MOST_MS = 20_000;
+
+/** Per branch: the announcement the holder will make (the newest caller's: the first one's worker may be stopping). */
+const holders = new Map<string, { announce: () => Promise<void> }>();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Notes that the branch moved and has it announced once the branch has been still for QUIET_MS (no
+ * move noted, no landing under way or queued in this process), at the latest `atMostMs` after the
+ * first move put off. Resolves once announced, or at once when another call in this process holds
+ * the branch's announcement; rejects when the announcement failed (the activity is retried).
+ */
+export async function announceWhenQuiet(repoId: number, branch: string, announce: () => Promise<void>, atMostMs = ANNOUNCE_AT_MOST_MS): Promise<void> {
   noteBranchMoved(repoId, branch);
   const key = `${repoId}/${branch}`;
-  const waiting = putOff.get(key);
-  if (waiting) {
-    // The newest caller's client and logger: the first one's worker may be stopping.
-    waiting.announce = announce;
-    waiting.onGiveUp = onGiveUp;
+  const held = holders.get(key);
+  if (held) {
+    held.announce = announce;
     return;
   }
-  const entry: PutOff = { repoId, branch, since: Date.now(), timer: null, announce, timing, onGiveUp };
-  putOff.set(key, entry);
-  arm(key, entry);
-}
-
-function arm(key: string, entry: PutOff): void {
-  const left = entry.since + entry.timing.atMostMs - Date.now();
-  // A landing under way moves the branch again soon, however long it takes to build its chain.
-  const busy = landingUnderWay(entry.repoId, entry.branch) ? QUIET_MS : baseBusyMs(entry.repoId, entry.branch);
-  if (busy <= 0 || left <= 0) return start(key, entry);
-  entry.timer = setTimeout(() => arm(key, entry), Math.min(busy, left));
-  // A process that ends without stopping its worker is a crash: a worker's start tells those.
-  entry.timer.unref();
-}
-
-function start(key: string, entry: PutOff): void {
-  if (entry.timer) clearTimeout(entry.timer);
-  putOff.delete(key);
-  const run = tell(entry).finally(() => running.delete(run));
-  running.add(run);
-}
-
-async function tell(entry: PutOff): Promise<void> {
-  const { attempts, retryMs } = entry.timing;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      // Coalesced with the announcements of the branch already running (base-moved.ts).
-      return await announceBranchMoved(entry.repoId, entry.branch, entry.announce);
-    } catch (err) {
-      if (attempt >= attempts) return entry.onGiveUp(err);
-      await new Promise((resolve) => setTimeout(resolve, retryMs * 2 ** (attempt - 1)));
+  const holder = { announce };
+  holders.set(key, holder);
+  faultPoint('announce:holding');
+  try {
+    const deadline = Date.now() + atMostMs;
+    for (;;) {
+      // A landing under way moves the branch again soon, however long it takes to build its chain.
+      const busy = landingUnderWay(repoId, branch) ? QUIET_MS : baseBusyMs(repoId, branch);
+      if (busy <= 0 || Date.now() >= deadline) break;
+      await sleep(Math.min(busy, deadline - Date.now()));
     }
+  } finally {
+    holders.delete(key); // moves from now on are held by a call of their own
   }
-}
-
-/** Starts every announcement put off, and waits for all under way: a worker's last act. */
-export async function flushQuietAnnouncements(): Promise<void> {
-  for (const [key, entry] of putOff) start(key, entry);
-  await Promise.all([...running]);
+  // Coalesced with the announcements of the branch already running (base-moved.ts).
+  await announceBranchMoved(repoId, branch, holder.announce);
 }
