@@ -94,7 +94,7 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
     await sleep(200);
     lastMove = Date.now();
     await announceWhenQuiet(repoId, 'main', announce);
-    t.ok(Date.now() - lastMove < 100, 'a move meanwhile is left to the holder');
+    t.ok(Date.now() - lastMove < QUIET_MS / 2, 'a move meanwhile is left to the holder (it returned at once)');
   }
   t.equal(told.length, 0, 'nothing told while the branch moves');
   await holder;
@@ -126,7 +126,7 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
   let busyTold = 0;
   await announceWhenQuiet(repoId, 'busy', async () => { busyTold = Date.now(); }, 600);
   clearInterval(mover);
-  t.ok(busyTold - busyFrom >= 550 && busyTold - busyFrom < QUIET_MS, `a busy branch is told at atMostMs (${busyTold - busyFrom} ms)`);
+  t.ok(busyTold - busyFrom >= 550 && busyTold - busyFrom < 3000, `a busy branch is told at atMostMs (${busyTold - busyFrom} ms)`);
 });
 
 t.test('a failed announcement fails its holder, so that Temporal retries the activity; the retry holds and tells', async (t) => {
