@@ -195,10 +195,10 @@ function buildActivities(deps: ActivityDeps): PullActivities {
         if (result.problems.length > 0) throw result.problems[0];
       };
       // The pull requests from the branch follow it and its merge queues look again at once; those
-      // waiting on it are told once it is quiet (core/pulls/landing/when-quiet.ts): a burst of
-      // merges is told once, after it.
+      // waiting on it, after an auto-merge (announced in a local activity: its run ends after it),
+      // once it is quiet (core/pulls/landing/when-quiet.ts): a burst of merges is told once, after it.
       await tell('followers');
-      await announceWhenQuiet(move.repoId, move.branch, () => tell('waiting'));
+      await announceWhenQuiet(move.repoId, move.branch, () => tell('waiting'), { hold: activityContext()?.info.isLocal ?? false });
     },
   };
 }

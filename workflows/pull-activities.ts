@@ -29,6 +29,6 @@ export const mergeWork = proxyLocalActivities<PullActivities>({
  * answer, so it saves the activity's round trips through the server (three events and a workflow
  * task per announcement; in a burst the pull request whose commit tops a landed chain announces it).
  * A merge request's announcement stays a normal activity, so its caller is answered before the
- * announcement runs. Either may hold until the base is quiet, at most 20 s (core/pulls/landing/when-quiet.ts).
+ * announcement runs. An auto-merge's may hold until the base is quiet, at most 20 s (core/pulls/landing/when-quiet.ts).
  */
 export const localRecords = proxyLocalActivities<PullActivities>({ ...RECORD_ACTIVITY_OPTIONS, localRetryThreshold: '10 seconds' });

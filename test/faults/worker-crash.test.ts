@@ -76,18 +76,27 @@ t.test('worker killed while updating the head branch: the update happens once', 
   t.equal(refOf(w, `refs/pull/${index}/head`), refOf(w, 'refs/heads/crash-update'), 'the pull request ref agrees with the branch');
 });
 
-t.test("worker killed holding a base move's announcement: another worker tells the pull requests waiting", async (t) => {
+t.test("worker killed holding an auto-merge's base-move announcement: another worker tells the pull requests waiting", async (t) => {
   await worker?.stop();
   worker = startWorkerProcess(w.config);
+  const rule = await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/branch_protections', as: 'alice', body: {
+    rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci'],
+  } });
+  t.equal(rule.statusCode, 201, rule.body);
   const waiting = await openPull(w, 'held-waiting', { 'held.txt': 'waiting\n' });
   const clash = await openPull(w, 'held-clash', { 'held.txt': 'clash\n' });
   t.equal(await settledMergeable(w, waiting, true, 30_000), true, 'the waiting pull request is mergeable');
-  // The announcement is held until main is quiet (core/pulls/landing/when-quiet.ts): the worker dies then.
+  t.equal((await merge(w, clash, { do: 'merge', merge_when_checks_succeed: true })).statusCode, 201, 'an auto-merge is scheduled');
+  // The auto-merge's announcement is held until main is quiet (core/pulls/landing/when-quiet.ts): the worker dies then.
   await withCrashAt('announce:holding', async () => {
-    const res = await merge(w, clash, { do: 'merge' });
-    t.equal(res.statusCode, 200, `the merge is answered before its announcement: ${res.body}`);
+    const green = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${clash}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
+    t.equal(green.statusCode, 201, green.body);
     await replaceCrashedWorker(t);
   });
-  // The announcing activity is retried on the new worker (its start-to-close timeout is 30 s).
-  t.equal(await settledMergeable(w, waiting, false, 90_000), false, 'told: the waiting pull request now conflicts with main');
+  // The merged run's workflow task times out and runs again on the new worker: the merge from its
+  // journal, then the announcement.
+  t.equal(await settledMergeable(w, waiting, false, 120_000), false, 'told: the waiting pull request now conflicts with main');
+  const row = await w.db('pull_requests').where({ base_repo_id: 1, index: clash }).first();
+  t.ok(row.has_merged, 'the auto-merge landed');
+  t.equal((await w.db('comments').where({ issue_id: row.issue_id, type: 'merge_pull' })).length, 1, 'once');
 });

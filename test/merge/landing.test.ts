@@ -12,6 +12,7 @@ import { EmptyMergeError, MergeConflictError, gitTimestamp } from '../../git/ind
 import { mergeUpdate, type MergeRequest } from '../../workflows/pull-messages.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const hold = { hold: true };
 
 async function entryOf(w: PullWorld, index: number, style: ChainEntry['style'] = 'merge'): Promise<ChainEntry> {
   const pull = await w.db('pull_requests').where({ index }).first('id');
@@ -89,11 +90,11 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
   // Three moves 200 ms apart are told once, QUIET_MS after the last, by the first call, which held
   // it; the others returned at once, left to it.
   let lastMove = Date.now();
-  const holder = announceWhenQuiet(repoId, 'main', announce);
+  const holder = announceWhenQuiet(repoId, 'main', announce, hold);
   for (let i = 0; i < 2; i++) {
     await sleep(200);
     lastMove = Date.now();
-    await announceWhenQuiet(repoId, 'main', announce);
+    await announceWhenQuiet(repoId, 'main', announce, hold);
     t.ok(Date.now() - lastMove < QUIET_MS / 2, 'a move meanwhile is left to the holder (it returned at once)');
   }
   t.equal(told.length, 0, 'nothing told while the branch moves');
@@ -109,7 +110,7 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
   let release!: () => void;
   const held = withKeyedLock(`merge/${repoId}/main`, () => new Promise<void>((resolve) => (release = resolve)));
   const landing = landTogether(w.db, { repoPath: path, repoId, branch: 'main' }, { entry: await entryOf(w, a), operationId: 'quiet-test/a' });
-  const afterLanding = announceWhenQuiet(repoId, 'main', announce);
+  const afterLanding = announceWhenQuiet(repoId, 'main', announce, hold);
   await sleep(QUIET_MS * 2.5);
   t.equal(told.length, 1, 'not told while a landing is queued');
   release();
@@ -124,7 +125,7 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
   const busyFrom = Date.now();
   const mover = setInterval(() => noteBranchMoved(repoId, 'busy'), 100);
   let busyTold = 0;
-  await announceWhenQuiet(repoId, 'busy', async () => { busyTold = Date.now(); }, 600);
+  await announceWhenQuiet(repoId, 'busy', async () => { busyTold = Date.now(); }, { hold: true, atMostMs: 600 });
   clearInterval(mover);
   t.ok(busyTold - busyFrom >= 550 && busyTold - busyFrom < 3000, `a busy branch is told at atMostMs (${busyTold - busyFrom} ms)`);
 });
@@ -132,10 +133,25 @@ t.test("a branch's moves are announced once it is quiet, once for a burst, never
 t.test('a failed announcement fails its holder, so that Temporal retries the activity; the retry holds and tells', async (t) => {
   let calls = 0;
   const flaky = async () => { if (++calls === 1) throw new Error('workflow unreachable'); };
-  const first = announceWhenQuiet(900_001, 'main', flaky);
-  const leftToIt = announceWhenQuiet(900_001, 'main', flaky);
+  const first = announceWhenQuiet(900_001, 'main', flaky, hold);
+  const leftToIt = announceWhenQuiet(900_001, 'main', flaky, hold);
   await t.resolves(leftToIt, 'a move meanwhile is left to the holder');
   await t.rejects(first, /workflow unreachable/, 'the holder fails with the announcement');
-  await t.resolves(announceWhenQuiet(900_001, 'main', flaky), 'the retry holds the branch again and tells');
+  await t.resolves(announceWhenQuiet(900_001, 'main', flaky, hold), 'the retry holds the branch again and tells');
   t.equal(calls, 2, 'two announcements in all');
+});
+
+t.test("a request's move is announced at once, unless an auto-merge's announcement of the branch is held", async (t) => {
+  let told = 0;
+  const started = Date.now();
+  await announceWhenQuiet(900_005, 'main', async () => { told++; }, { hold: false });
+  t.equal(told, 1, 'told');
+  t.ok(Date.now() - started < QUIET_MS / 2, 'at once');
+
+  const toldBy: string[] = [];
+  const holding = announceWhenQuiet(900_006, 'main', async () => { toldBy.push('auto-merge'); }, hold);
+  await announceWhenQuiet(900_006, 'main', async () => { toldBy.push('request'); }, { hold: false });
+  t.same(toldBy, [], 'left to the held announcement');
+  await holding;
+  t.same(toldBy, ['request'], 'which told it once, with the newest caller\'s announcement');
 });

@@ -28,13 +28,13 @@
 //     meanwhile; resume from the journal). One entry per pull request goes into a chain.
 //     The caller (the pull request's own merge activity) records its merge (core/pulls/auto-merge-landing.ts).
 //
-//   announceWhenQuiet(repoId, branch, announce): Promise<void>   — the one "base moved" path
-//     Notes the move and announces it once the branch has been still for QUIET_MS (no move, no
-//     landing under way in the process; at most 20 s). The first call per branch in a process holds
-//     its activity until then and announces; calls meanwhile return at once, left to it (it reads
-//     where the branch is then). A burst of merges is told once, after it, to the pull requests
-//     still waiting, and a worker that dies holding the announcement has its activity retried
-//     elsewhere. Announcements run through announceBranchMoved, which coalesces them per branch
+//   announceWhenQuiet(repoId, branch, announce, { hold }): Promise<void>   — the one "base moved" path
+//     Notes the move. With hold (an auto-merge's), announces it once the branch has been still for
+//     QUIET_MS (no move, no landing under way in the process; at most 20 s): the first call per
+//     branch in a process holds its activity until then and announces; calls meanwhile return at
+//     once, left to it (it reads where the branch is then). A burst of merges is told once, after
+//     it, to the pull requests still waiting, and a worker that dies holding the announcement has
+//     its activity retried elsewhere. Without hold (a request's), announces now, unless one is held. Announcements run through announceBranchMoved, which coalesces them per branch
 //     (one at a time, >= 500 ms apart); noteBranchMoved remembers a move; baseBusyMs(repoId,
 //     branch) says how long until the base has been quiet for QUIET_MS: a waiting pull request's
 //     git check waits that long (workflows/pull.ts).

@@ -8,7 +8,9 @@
 // The first move put off in a process holds its announcing activity until then and announces; the
 // moves asked to be announced meanwhile return at once, left to it (it reads where the branch is
 // when it runs). So an announcement is as durable as that activity: a worker that dies holding it
-// has it retried by Temporal on another worker, which announces there.
+// has it retried by Temporal on another worker, which announces there. Only an auto-merge's
+// announcement holds (its run ends after it): a request's run takes its next operation only once
+// its announcement has ended, so a request's move is announced at once, unless one is held.
 import { announceBranchMoved, baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
 import { landingUnderWay } from './together.js';
 import { faultPoint } from '../../fault-points.js';
@@ -24,12 +26,15 @@ const holders = new Map<string, { announce: () => Promise<void> }>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Notes that the branch moved and has it announced once the branch has been still for QUIET_MS (no
- * move noted, no landing under way or queued in this process), at the latest `atMostMs` after the
- * first move put off. Resolves once announced, or at once when another call in this process holds
- * the branch's announcement; rejects when the announcement failed (the activity is retried).
+ * Notes that the branch moved. When another call in this process holds the branch's announcement,
+ * leaves this move to it and resolves at once. Otherwise, with `hold`, holds it until the branch
+ * has been still for QUIET_MS (no move noted, no landing under way or queued in this process), at
+ * the latest `atMostMs` later, and announces; without, announces now. Rejects when the announcement
+ * failed (the activity is retried).
  */
-export async function announceWhenQuiet(repoId: number, branch: string, announce: () => Promise<void>, atMostMs = ANNOUNCE_AT_MOST_MS): Promise<void> {
+export async function announceWhenQuiet(
+  repoId: number, branch: string, announce: () => Promise<void>, opts: { hold: boolean; atMostMs?: number },
+): Promise<void> {
   noteBranchMoved(repoId, branch);
   const key = `${repoId}/${branch}`;
   const held = holders.get(key);
@@ -37,6 +42,8 @@ export async function announceWhenQuiet(repoId: number, branch: string, announce
     held.announce = announce;
     return;
   }
+  if (!opts.hold) return announceBranchMoved(repoId, branch, announce);
+  const atMostMs = opts.atMostMs ?? ANNOUNCE_AT_MOST_MS;
   const holder = { announce };
   holders.set(key, holder);
   faultPoint('announce:holding');
