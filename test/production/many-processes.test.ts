@@ -25,6 +25,12 @@ async function startWorkers(count: number, env: Record<string, string> = {}): Pr
 
 t.before(async () => {
   w = await pullWorld(t, { worker: false });
+  // Registered after the world's own: run before it, so the processes stop while their database is
+  // there (a worker stopping with an activity failing against a dropped one retries it for minutes).
+  t.teardown(async () => {
+    await Promise.all([...apis, ...workers].map((p) => p.stop()));
+    rmSync(faultsDir, { recursive: true, force: true });
+  });
   faultsDir = mkdtempSync(join(tmpdir(), 'pullhost-faults-'));
   apis = await Promise.all([startRole(w.config, 'api'), startRole(w.config, 'api')]);
   const [started] = await Promise.all([startWorkers(2), ...apis.map((p) => p.ready)]);
@@ -35,10 +41,6 @@ t.before(async () => {
 t.test('each process says which allocator it runs on: jemalloc where the machine has it', async (t) => {
   const expected = allocatorEnv().LD_PRELOAD ? 'jemalloc' : 'the system allocator';
   for (const p of [...apis, ...workers]) t.match(p.stdout(), new RegExp(`Memory: +${expected}`), `${p.role} on ${expected}`);
-});
-t.teardown(async () => {
-  await Promise.all([...apis, ...workers].map((p) => p.stop()));
-  rmSync(faultsDir, { recursive: true, force: true });
 });
 
 const mergeUrl = (index: number) => `/api/v1/repos/alice/widget/pulls/${index}/merge`;
