@@ -34,10 +34,11 @@
 //     branch in a process holds its activity until then and announces; calls meanwhile return at
 //     once, left to it (it reads where the branch is then). A burst of merges is told once, after
 //     it, to the pull requests still waiting, and a worker that dies holding the announcement has
-//     its activity retried elsewhere. Without hold (a request's), announces now, unless one is held. Announcements run through announceBranchMoved, which coalesces them per branch
-//     (one at a time, >= 500 ms apart); noteBranchMoved remembers a move; baseBusyMs(repoId,
-//     branch) says how long until the base has been quiet for QUIET_MS: a waiting pull request's
-//     git check waits that long (workflows/pull.ts).
+//     its activity retried elsewhere. Without hold (a request's), announces now, unless one is
+//     held. Announcements run through announceBranchMoved, which coalesces them per branch (one at
+//     a time, >= 500 ms apart); noteBranchMoved remembers a move; baseBusyMs(repoId, branch) says
+//     how long until the base has been quiet for QUIET_MS: a waiting pull request's git check
+//     waits that long (workflows/pull.ts).
 export { buildChain, type Chain, type ChainEntry, type ChainLink, type ChainRejection, type ChainStyle } from './chain.js';
 export { baseMoveCount, landChain, type Landing } from './land.js';
 export { landTogether, type LandingTarget, type TogetherRequest, type TogetherResult } from './together.js';
