@@ -30,5 +30,8 @@ export const mergeWork = proxyLocalActivities<PullActivities>({
  * task per announcement; in a burst the pull request whose commit tops a landed chain announces it).
  * A merge request's announcement stays a normal activity, so its caller is answered before the
  * announcement runs. An auto-merge's may hold until the base is quiet, at most 20 s (core/pulls/landing/when-quiet.ts).
+ * Its retries wait inside the worker only while the backoff is under two seconds (the first four,
+ * about 3 s), then on a workflow timer: a worker asked to stop while its database or storage is
+ * down otherwise waited out all twenty attempts (about two and a half minutes) before it stopped.
  */
-export const localRecords = proxyLocalActivities<PullActivities>({ ...RECORD_ACTIVITY_OPTIONS, localRetryThreshold: '10 seconds' });
+export const localRecords = proxyLocalActivities<PullActivities>({ ...RECORD_ACTIVITY_OPTIONS, localRetryThreshold: '2 seconds' });

@@ -13,7 +13,7 @@
 // its announcement has ended, so a request's move is announced at once, unless one is held.
 import { announceBranchMoved, baseBusyMs, noteBranchMoved, QUIET_MS } from './base-moved.js';
 import { landingUnderWay } from './together.js';
-import { faultPoint } from '../../fault-points.js';
+import { failingPoint, faultPoint } from '../../fault-points.js';
 
 /**
  * A branch that never goes quiet is still announced this long after the first move put off; less
@@ -58,6 +58,7 @@ export async function announceWhenQuiet(
   } finally {
     holders.delete(key); // moves from now on are held by a call of their own
   }
+  failingPoint('announce:after-hold');
   // Coalesced with the announcements of the branch already running (base-moved.ts).
   await announceBranchMoved(repoId, branch, holder.announce);
 }
