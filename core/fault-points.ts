@@ -15,8 +15,13 @@ export function faultPoint(name: string): void {
   process.kill(process.pid, 'SIGKILL');
 }
 
-/** Throws whenever `name` is reached while PULLHOST_FAILING (comma-separated) names it. */
+/**
+ * Throws whenever `name` is reached while PULLHOST_FAILING (comma-separated) names it; named as
+ * `name=CODE`, the error carries that system error code (`ENOSPC`: the disk is full).
+ */
 export function failingPoint(name: string): void {
-  const points = process.env.PULLHOST_FAILING;
-  if (points && points.split(',').includes(name)) throw new Error(`fault point ${name}: failing on purpose`);
+  const entry = process.env.PULLHOST_FAILING?.split(',').find((p) => p === name || p.startsWith(`${name}=`));
+  if (!entry) return;
+  const code = entry.slice(name.length + 1);
+  throw Object.assign(new Error(`fault point ${name}: failing on purpose${code ? ` (${code})` : ''}`), code ? { code } : {});
 }

@@ -9,8 +9,9 @@
 // inside a running run, but each patch marker also makes the SDK upsert the TemporalChangeVersion
 // search attribute, about 8 ms on a merge's answer here.
 import {
-  ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, setHandler, workflowInfo,
+  ApplicationFailure, allHandlersFinished, condition, continueAsNew, currentUpdateInfo, log, setHandler, workflowInfo,
 } from '@temporalio/workflow';
+import { activityFailureCause } from './activity-failure.js';
 import { Mutex } from './mutex.js';
 import { gitWork, localRecords, mergeWork, records } from './pull-activities.js';
 import { Describer } from './description.js';
@@ -110,12 +111,12 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       try {
         return await fn();
       } catch (err) {
-        if (!(err instanceof ActivityFailure)) throw err;
+        const cause = activityFailureCause(err);
+        if (!cause) throw err;
         // An activity's typed refusal carries its HTTP status (workers/activities.ts); anything else is a 500.
-        const cause = err.cause;
         const status = cause instanceof ApplicationFailure && typeof cause.details?.[0] === 'number' ? cause.details[0] : 500;
-        log.error('operation failed', { operation: name, requestId: lastRequestId, status, error: cause?.message ?? err.message });
-        return { status, body: { message: status === 500 ? `${name} failed: ${cause?.message ?? err.message}` : cause!.message } };
+        log.error('operation failed', { operation: name, requestId: lastRequestId, status, error: cause.message });
+        return { status, body: { message: status === 500 ? `${name} failed: ${cause.message}` : cause.message } };
       } finally {
         running = '';
         // An operation that moved a branch is described once the move is announced: the
@@ -298,9 +299,10 @@ export async function pullRequestWorkflow(input: PullWorkflowInput): Promise<voi
       try {
         await mutex.runExclusive(() => (unwatched ? localRecords : records).announceBranchMoved(move));
       } catch (err) {
-        if (!(err instanceof ActivityFailure)) throw err;
+        const cause = activityFailureCause(err);
+        if (!cause) throw err;
         // Out of retries: those pull requests check again on their next event.
-        log.warn('branch move not announced', { ...move, error: err.cause?.message ?? err.message });
+        log.warn('branch move not announced', { ...move, error: cause.message });
       }
       announcements.shift();
     }

@@ -5,10 +5,11 @@
 // checks pass, or ejects (a batch: splits) it when they fail or time out. Joins and leaves are
 // updates; everything else that matters (statuses, pushes, closes) arrives as a `nudge` signal.
 import {
-  ActivityFailure, allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo,
+  allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { QueueActivities } from './queue-activity-types.js';
 import { Mutex } from './mutex.js';
+import { activityFailureCause } from './activity-failure.js';
 import { RECORD_ACTIVITY_OPTIONS } from './activity-options.js';
 import { queueBranchKey, queueLengthKey } from './search-attributes.js';
 import {
@@ -324,8 +325,9 @@ export async function mergeQueueWorkflow(input: QueueWorkflowInput): Promise<voi
     try {
       sleep = await mutex.runExclusive(round);
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      log.error('queue round failed', { error: err.cause?.message ?? err.message });
+      const cause = activityFailureCause(err);
+      if (!cause) throw err;
+      log.error('queue round failed', { error: cause.message });
     }
     if (!nudged) await condition(() => nudged || historyTooLong(), Math.max(sleep, 50));
   }

@@ -15,7 +15,7 @@ import { issuesStore } from '../../db/issues.js';
 import { storageFailure } from '../errors.js';
 import { recordHookEvent } from '../webhooks/outbox.js';
 import { recordRefEvents } from '../webhooks/ref-events.js';
-import { faultPoint } from '../fault-points.js';
+import { failingPoint, faultPoint } from '../fault-points.js';
 import { withKeyedLock } from '../keyed-lock.js';
 import { workInProgressPrefixes } from './wip.js';
 import { computeMergeability, currentRefs, readRefsEarly, type MergeabilityResult, type PullRefsLocation } from './mergeability.js';
@@ -266,6 +266,7 @@ async function mergeUnderLock(deps: OperationDeps, key: PullKey, op: MergeOperat
     if (style === 'manually-merged') return manualMerge(deps, ctx, doer, op);
     if (op.headCommitId && op.headCommitId !== mergeability.headSha) return refuse(409, 'head out of date');
 
+    failingPoint('merge:before-commit');
     const request = await planMergeCommit(deps.db, ctx, doer, op, style, mergeability, gitTimestamp());
     // The journal names the commit before the branch moves to it: a crash in between is resolved by
     // resumeJournalled.
