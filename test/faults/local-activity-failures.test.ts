@@ -101,3 +101,27 @@ t.test('a merge failing for good in its local activity answers with its status; 
   t.equal(merged.statusCode, 200, `merged once the disk has room: ${merged.body}`);
   t.ok(await hasMerged(index), 'the pull request is merged');
 });
+
+t.test("an auto-merge's merge failing for good leaves it scheduled and the run going; it lands on its next event", async (t) => {
+  const failing = await restartWorker('merge:before-commit=ENOSPC');
+  const index = await openPull(w, 'full-auto', { 'full-auto.txt': 'a\n' });
+  const pull = await w.db('pull_requests').where({ base_repo_id: 1, index }).first();
+  t.equal((await merge(w, index, { do: 'merge', merge_when_checks_succeed: true })).statusCode, 201, 'an auto-merge is scheduled');
+  const green = () => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${index}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
+  t.equal((await green()).statusCode, 201, 'its check turns green');
+  // Thrown past the merge's own handling of a full disk (core/pulls/merge.ts gitFailure), the
+  // failure reaches the run, which logs the attempt as failed.
+  const attemptFailed = /"operation":"auto-merge attempt"[^\n]*"status":507/;
+  const deadline = Date.now() + 60_000;
+  while (!attemptFailed.test(failing.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  t.match(failing.output(), attemptFailed, 'the attempt failed with 507');
+  t.equal((await workflowOf(index).describe()).status.name, 'RUNNING', "the pull request's run goes on (it failed)");
+  t.ok(await w.db('pull_auto_merges').where({ pull_id: pull.id }).first('id'), 'the auto-merge is still scheduled');
+  t.notOk(await hasMerged(index), 'nothing merged');
+
+  await restartWorker();
+  t.equal((await green()).statusCode, 201, 'its check is posted again');
+  const landed = Date.now() + 60_000;
+  while (!(await hasMerged(index)) && Date.now() < landed) await new Promise((r) => setTimeout(r, 250));
+  t.ok(await hasMerged(index), 'the auto-merge landed once the disk had room');
+});

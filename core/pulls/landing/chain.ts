@@ -5,6 +5,7 @@ import {
   EmptyMergeError, MergeConflictError, NotFastForwardError, UnrelatedHistoriesError,
   checkMergeability, isValidSha, mergeCommitForStyle, mergeTreeInConversation, treeOf, type Identity, type Mergeability, type MergeStyle,
 } from '../../../git/index.js';
+import { failingPoint } from '../../fault-points.js';
 
 export type ChainStyle = Exclude<MergeStyle, 'manually-merged'>;
 
@@ -78,6 +79,7 @@ export async function buildChain(
       const check = await checkLink(repoPath, chain.tip, entry, tipTree);
       if (check.status === 'conflict') throw new MergeConflictError(entry.style, check.conflictedFiles);
       const known = { knownMergeBase: check.mergeBase ?? undefined, knownTree: check.tree ?? undefined, baseTree: tipTree ?? undefined, treeJustWritten: true };
+      failingPoint('merge:before-commit');
       const commit = await mergeCommitForStyle(repoPath, entry.style, { base: chain.tip, head: entry.head, message: entry.message, author: entry.author, committer: entry.committer, known });
       chain.links.push({ entry, base: chain.tip, commit, mergeBase: check.mergeBase ?? '' });
       heads.add(entry.head);
