@@ -4,7 +4,7 @@
 // workflow run.
 import t, { type Test } from 'tap';
 import { pullWorld, settledMergeable, type PullWorld } from '../pulls/fixtures.js';
-import { merge, openPull, refOf } from '../merge/world.js';
+import { merge, openPull, pullWorkflowHandle, turnGreen, waitFor } from '../merge/world.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 let w: PullWorld;
@@ -30,7 +30,6 @@ async function stopTimed(process: WorkerProcess): Promise<{ ms: number; code: nu
   return { ms: Date.now() - started, code: await process.exited };
 }
 
-const workflowOf = (index: number) => w.pullWorkflows!.client.workflow.getHandle(w.pullWorkflows!.workflowId({ repoId: 1, index }));
 const hasMerged = async (index: number) => Boolean((await w.db('pull_requests').where({ base_repo_id: 1, index }).first()).has_merged);
 
 /** Main protected by a required `ci` status; `clash` auto-merged on a green status, conflicting with `waiting`. */
@@ -46,11 +45,8 @@ async function autoMergeOverWaiting(t: Test, name: string): Promise<{ waiting: n
   const clash = await openPull(w, `${name}-clash`, { [`${name}.txt`]: 'clash\n' });
   t.equal(await settledMergeable(w, waiting, true, 60_000), true, 'the waiting pull request is mergeable');
   t.equal((await merge(w, clash, { do: 'merge', merge_when_checks_succeed: true })).statusCode, 201, 'an auto-merge is scheduled');
-  const green = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${clash}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
-  t.equal(green.statusCode, 201, green.body);
-  const deadline = Date.now() + 60_000;
-  while (!(await hasMerged(clash)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  t.ok(await hasMerged(clash), 'the auto-merge landed');
+  t.same(await turnGreen(w, [clash]), [201], 'its check turns green');
+  t.ok(await waitFor(() => hasMerged(clash), 60_000, 200), 'the auto-merge landed');
   return { waiting, clash };
 }
 
@@ -74,13 +70,9 @@ t.test("a worker stopping while an auto-merge's announcement keeps failing stops
 t.test("an auto-merge's announcement failing for good (a full disk) is logged; the pull request's run still completes", async (t) => {
   const failing = await restartWorker('announce:after-hold=ENOSPC');
   const { clash } = await autoMergeOverWaiting(t, 'full');
+  const run = await pullWorkflowHandle(w, clash);
   let status = '';
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    status = (await workflowOf(clash).describe()).status.name;
-    if (status !== 'RUNNING') break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitFor(async () => (status = (await run.describe()).status.name) !== 'RUNNING', 60_000, 250);
   t.equal(status, 'COMPLETED', 'the merged run completed (a local activity failing for good failed it)');
   t.match(failing.output(), /branch move not announced/, 'the unannounced move is logged');
 });
@@ -88,12 +80,11 @@ t.test("an auto-merge's announcement failing for good (a full disk) is logged; t
 t.test('a merge failing for good in its local activity answers with its status; the run goes on and merges later', async (t) => {
   await restartWorker('merge:before-commit=ENOSPC');
   const index = await openPull(w, 'full-merge', { 'full-merge.txt': 'f\n' });
-  const status = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${index}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
-  t.equal(status.statusCode, 201, status.body);
+  t.same(await turnGreen(w, [index]), [201], 'its check turns green');
   const refused = await merge(w, index, { do: 'merge' });
   t.equal(refused.statusCode, 507, `a full disk answers 507: ${refused.body}`);
   t.match(refused.json(), { message: /storage is full/ }, "in Gitea's error shape");
-  t.equal((await workflowOf(index).describe()).status.name, 'RUNNING', "the pull request's run goes on");
+  t.equal((await (await pullWorkflowHandle(w, index)).describe()).status.name, 'RUNNING', "the pull request's run goes on");
   t.notOk(await hasMerged(index), 'nothing merged');
 
   await restartWorker();
@@ -107,21 +98,17 @@ t.test("an auto-merge's merge failing for good leaves it scheduled and the run g
   const index = await openPull(w, 'full-auto', { 'full-auto.txt': 'a\n' });
   const pull = await w.db('pull_requests').where({ base_repo_id: 1, index }).first();
   t.equal((await merge(w, index, { do: 'merge', merge_when_checks_succeed: true })).statusCode, 201, 'an auto-merge is scheduled');
-  const green = () => w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${refOf(w, `refs/pull/${index}/head`)}`, as: 'alice', body: { state: 'success', context: 'ci' } });
-  t.equal((await green()).statusCode, 201, 'its check turns green');
+  t.same(await turnGreen(w, [index]), [201], 'its check turns green');
   // Thrown past the merge's own handling of a full disk (core/pulls/merge.ts gitFailure), the
   // failure reaches the run, which logs the attempt as failed.
   const attemptFailed = /"operation":"auto-merge attempt"[^\n]*"status":507/;
-  const deadline = Date.now() + 60_000;
-  while (!attemptFailed.test(failing.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  await waitFor(async () => attemptFailed.test(failing.output()), 60_000, 250);
   t.match(failing.output(), attemptFailed, 'the attempt failed with 507');
-  t.equal((await workflowOf(index).describe()).status.name, 'RUNNING', "the pull request's run goes on (it failed)");
+  t.equal((await (await pullWorkflowHandle(w, index)).describe()).status.name, 'RUNNING', "the pull request's run goes on (it failed)");
   t.ok(await w.db('pull_auto_merges').where({ pull_id: pull.id }).first('id'), 'the auto-merge is still scheduled');
   t.notOk(await hasMerged(index), 'nothing merged');
 
   await restartWorker();
-  t.equal((await green()).statusCode, 201, 'its check is posted again');
-  const landed = Date.now() + 60_000;
-  while (!(await hasMerged(index)) && Date.now() < landed) await new Promise((r) => setTimeout(r, 250));
-  t.ok(await hasMerged(index), 'the auto-merge landed once the disk had room');
+  t.same(await turnGreen(w, [index]), [201], 'its check is posted again');
+  t.ok(await waitFor(() => hasMerged(index), 60_000, 250), 'the auto-merge landed once the disk had room');
 });
