@@ -14,6 +14,8 @@ import { ensureDatabaseExists, openDatabase, type Db, type DatabaseLog } from '.
 import { migrateToLatest } from '../db/migrate.js';
 import { repositoriesRoot } from '../core/repositories.js';
 import { checkRepositoryStorage } from '../core/repository-storage.js';
+import { followMissedPushes } from '../core/push-recovery.js';
+import type { PushServices } from '../core/push.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
@@ -35,6 +37,20 @@ export interface Runtime {
 }
 
 export class StartupError extends Error {}
+
+/** Pushes whose post-receive work a crash of the last process cut short (core/push-recovery.ts); never throws. */
+async function catchUpMissedPushes(services: PushServices, log: Logger): Promise<void> {
+  try {
+    const started = performance.now();
+    const missed = await followMissedPushes(services);
+    const ms = Math.round(performance.now() - started);
+    if (missed.replayed.length > 0) log.warn({ branches: missed.replayed, pulls: missed.pulls, ms }, 'caught up pushes a crash left unfollowed');
+    else log.info({ pulls: missed.pulls, ms }, 'pull request heads agree with their branches');
+    for (const err of missed.problems) log.warn({ err }, 'catching up a push failed');
+  } catch (err) {
+    log.warn({ err }, 'catching up pushes failed');
+  }
+}
 
 /** knex's own messages (a pool that cannot connect, deprecations) as pino lines. */
 function databaseLog(log: Logger): DatabaseLog {
@@ -112,6 +128,8 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
       app = built;
       stops.push(() => built.close());
       await built.listen({ host: config.HTTP_ADDR, port: config.HTTP_PORT });
+      const catchingUp = catchUpMissedPushes({ db, config, pullWorkflows }, log);
+      stops.push(() => catchingUp);
     }
 
     return { config, db, app, worker, devServer, temporalAddress: temporal.address, stop };

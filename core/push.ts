@@ -17,6 +17,7 @@ import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows
 import { announceRefMoves } from './webhooks/ref-events.js';
 import { noteBranchMoved } from './pulls/landing/index.js';
 import { nudgeQueues, type QueueNudger } from './merge-queue/nudge.js';
+import { faultPoint } from './fault-points.js';
 
 export interface RefUpdate {
   ref: string;
@@ -63,7 +64,7 @@ async function openPulls(db: Knex, column: 'head' | 'base', repoId: number, bran
   }));
 }
 
-async function repoPath(services: PushServices, repo: RepoRow): Promise<string> {
+export async function repoPath(services: PushServices, repo: RepoRow): Promise<string> {
   const owner = await usersStore(services.db).byId(repo.owner_id);
   if (!owner) throw new Error(`repository ${repo.id} has no owner`);
   return repoDiskPath(services.config, owner.name, repo.name);
@@ -108,6 +109,7 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
     repo = { ...repo, ...fields };
   }
 
+  faultPoint('push:before-followers');
   for (const u of branchUpdates) noteBranchMoved(repo.id, u.branch);
   for (const u of branchUpdates) await branchMoved(services, repo, path, u.branch, u.newSha, result);
   return result;
