@@ -1,6 +1,10 @@
 // Store for commit statuses: one row per report, numbered per (repository, sha).
 import type { Knex } from 'knex';
 import { nowUnix } from './time.js';
+import { selectFirstRow } from './hot-query.js';
+
+const KNOWS_COMMIT_SQL = 'SELECT (EXISTS (SELECT 1 FROM pull_requests WHERE base_repo_id = ? AND head_commit_id = ?)'
+  + ' OR EXISTS (SELECT 1 FROM commit_statuses WHERE repo_id = ? AND sha = ?)) AS known';
 
 export type CommitStatusState = 'pending' | 'success' | 'error' | 'failure' | 'warning' | 'skipped';
 
@@ -107,11 +111,9 @@ export function statusesStore(db: Knex) {
      * commit statuses were reported on before.
      */
     async knowsCommit(repoId: number, sha: string): Promise<boolean> {
-      const [pull, status] = await Promise.all([
-        db('pull_requests').where({ base_repo_id: repoId, head_commit_id: sha }).first('id'),
-        db('commit_statuses').where({ repo_id: repoId, sha }).first('id'),
-      ]);
-      return pull !== undefined || status !== undefined;
+      // One statement on the driver (db/hot-query.ts): CI posts a status per check per commit.
+      const row = await selectFirstRow(db, KNOWS_COMMIT_SQL, [repoId, sha, repoId, sha]);
+      return Number(row?.known ?? 0) === 1;
     },
     /** Open pull requests whose head is `sha`, in `repoId` as base or as head repository. */
     async openPullsWithHead(repoId: number, sha: string, trx: Knex = db): Promise<Array<{ baseRepoId: number; index: number }>> {
