@@ -4,7 +4,7 @@
 // run straight through the driver (db/hot-query.ts): on a single pull request these reads were
 // three to four knex queries of a request's nine.
 import type { Knex } from 'knex';
-import { selectFirstRowByTable } from './hot-query.js';
+import { selectFirstRowByTable, type RowsByTable } from './hot-query.js';
 import { toIssueRow, type IssueRow } from './issues.js';
 import { toPullRow, type PullRow } from './pulls.js';
 import { toRepoRow, type RepoRow } from './repos.js';
@@ -50,6 +50,11 @@ const REPO_WITH_PULL_SQL = 'SELECT repositories.*, users.*, pull_requests.*, iss
   + 'LEFT JOIN users AS mergers ON mergers.id = pull_requests.merger_id '
   + 'WHERE users.lower_name = ? AND repositories.lower_name = ?';
 
+const PULL_BY_KEY_SQL = 'SELECT repositories.*, users.*, pull_requests.*, issues.* FROM repositories JOIN users ON users.id = repositories.owner_id '
+  + 'LEFT JOIN pull_requests ON pull_requests.base_repo_id = repositories.id AND pull_requests.`index` = ? '
+  + 'LEFT JOIN issues ON issues.id = pull_requests.issue_id '
+  + 'WHERE repositories.id = ?';
+
 /** Ids from a GROUP_CONCAT list (NULL when there are none), ascending as the stores order them. */
 function idList(value: unknown): number[] {
   if (value === null || value === undefined || value === '') return [];
@@ -61,15 +66,32 @@ export async function repoWithOwnerByNames(db: Knex, ownerName: string, repoName
   return row ? { repo: toRepoRow(row.repositories)!, owner: toUserRow(row.users)! } : undefined;
 }
 
-/** The repository, its owner, and its pull request `index` with that pull request's issue. */
-export async function repoWithPullByNames(db: Knex, ownerName: string, repoName: string, index: number): Promise<RepoWithPull | undefined> {
-  const row = await selectFirstRowByTable(db, REPO_WITH_PULL_SQL, [index, ownerName.toLowerCase(), repoName.toLowerCase()]);
-  if (!row) return undefined;
+/** The repository, its owner, and its pull request and that pull request's issue when the row has them. */
+function withPullRows(row: RowsByTable): RepoWithPull {
   const found: RepoWithPull = { repo: toRepoRow(row.repositories)!, owner: toUserRow(row.users)! };
   // A LEFT JOIN without a match gives the pull request's and issue's columns as NULL.
   if (row.pull_requests?.id != null && row.issues?.id != null) {
     found.pull = toPullRow(row.pull_requests);
     found.issue = toIssueRow(row.issues);
+  }
+  return found;
+}
+
+/**
+ * The repository known by id, its owner, and its pull request `index` with that pull request's
+ * issue: what every operation on a pull request starts from (core/pulls/operation-context.ts).
+ */
+export async function repoWithPullById(db: Knex, repoId: number, index: number): Promise<RepoWithPull | undefined> {
+  const row = await selectFirstRowByTable(db, PULL_BY_KEY_SQL, [index, repoId]);
+  return row ? withPullRows(row) : undefined;
+}
+
+/** The repository, its owner, and its pull request `index` with that pull request's issue. */
+export async function repoWithPullByNames(db: Knex, ownerName: string, repoName: string, index: number): Promise<RepoWithPull | undefined> {
+  const row = await selectFirstRowByTable(db, REPO_WITH_PULL_SQL, [index, ownerName.toLowerCase(), repoName.toLowerCase()]);
+  if (!row) return undefined;
+  const found = withPullRows(row);
+  if (found.pull) {
     const computed = row[''] ?? {};
     found.extras = {
       labelIds: idList(computed.label_ids),

@@ -3,8 +3,9 @@
 import type { Knex } from 'knex';
 import { NotFoundError } from '../errors.js';
 import { repoDiskPath } from '../repositories.js';
-import { toIssueRow, type IssueRow } from '../../db/issues.js';
-import { pullsStore, type PullRow } from '../../db/pulls.js';
+import type { IssueRow } from '../../db/issues.js';
+import type { PullRow } from '../../db/pulls.js';
+import { repoWithPullById } from '../../db/repo-lookups.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import type { PullKey } from '../../workflows/pull-messages.js';
@@ -26,30 +27,17 @@ export interface PullOperationContext {
   headPath: string | null;
 }
 
-/** The pull request's own row and its issue's, both found by the key. */
-export async function loadPullRows(db: Knex, key: PullKey): Promise<{ pull: PullRow | undefined; issue: IssueRow | undefined }> {
-  const [pull, issue] = await Promise.all([pullsStore(db).byIndex(key.repoId, key.index), issueOf(db, key)]);
-  return { pull, issue };
-}
-
-async function issueOf(db: Knex, key: PullKey): Promise<IssueRow | undefined> {
-  return toIssueRow(await db('issues').where({ repo_id: key.repoId, index: key.index }).first());
-}
-
 /**
- * Loads it in one round of parallel queries when the head is in the base repository (the pull
- * request, its issue, the base repository and its owner are all found by the key), in two when the
- * head is in a fork.
+ * Loads it in one statement when the head is in the base repository (the pull request, its issue,
+ * the base repository and its owner, all found by the key: db/repo-lookups.ts), in two rounds when
+ * the head is in a fork.
  */
 export async function loadPullOperationContext(deps: OperationDeps, key: PullKey): Promise<PullOperationContext> {
   const { db } = deps;
   const users = usersStore(db);
-  const [{ pull, issue }, baseRepo, baseOwner] = await Promise.all([
-    loadPullRows(db, key),
-    reposStore(db).byId(key.repoId),
-    users.ownerOfRepo(key.repoId),
-  ]);
-  if (!pull || !issue || !baseRepo || !baseOwner || issue.id !== pull.issue_id || baseOwner.id !== baseRepo.owner_id) throw new NotFoundError();
+  const found = await repoWithPullById(db, key.repoId, key.index);
+  if (!found?.pull || !found.issue) throw new NotFoundError();
+  const { repo: baseRepo, owner: baseOwner, pull, issue } = found;
   const sameRepo = pull.head_repo_id === baseRepo.id;
   const [headRepo, headOwner] = sameRepo
     ? [baseRepo, baseOwner]
