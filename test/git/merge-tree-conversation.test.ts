@@ -4,6 +4,7 @@ import { mergeTreeInConversation, openMergeTreeConversations } from '../../git/m
 import { commitTreeInStore } from '../../git/objects.js';
 import { gitCommandStats } from '../../git/runner.js';
 import { alice, bareRepo, commit } from './helpers.js';
+import { waitFor } from '../merge/world.js';
 
 const mergeTrees = () => gitCommandStats().get('merge-tree')?.count ?? 0;
 
@@ -48,8 +49,7 @@ t.test('an idle process ends', async (t) => {
   const head = await commit(repo, root, { b: 'b\n' }, 'adds b');
   // The earlier tests' processes end on their own idle timers, which may run out at any moment of
   // this one on a slow machine: wait for them first, so the count below is this test's alone.
-  const deadline = Date.now() + 10_000;
-  while (openMergeTreeConversations() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(async () => openMergeTreeConversations() === 0, 10_000, 100);
   t.equal(openMergeTreeConversations(), 0, "the earlier tests' processes have ended");
   await mergeTreeInConversation(repo, root, head);
   t.equal(openMergeTreeConversations(), 1, 'one process for the merge');
