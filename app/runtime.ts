@@ -44,8 +44,11 @@ async function catchUpMissedPushes(services: PushServices, log: Logger): Promise
     const started = performance.now();
     const missed = await followMissedPushes(services);
     const ms = Math.round(performance.now() - started);
-    if (missed.replayed.length > 0) log.warn({ branches: missed.replayed, pulls: missed.pulls, ms }, 'caught up pushes a crash left unfollowed');
-    else log.info({ pulls: missed.pulls, ms }, 'pull request heads agree with their branches');
+    if (missed.replayed.length + missed.rechecked.length > 0) {
+      log.warn({ branches: missed.replayed, bases: missed.rechecked, pulls: missed.pulls, ms }, 'caught up pushes a crash left unfollowed');
+    } else {
+      log.info({ pulls: missed.pulls, ms }, 'pull request heads and checked bases agree with their branches');
+    }
     for (const err of missed.problems) log.warn({ err }, 'catching up a push failed');
   } catch (err) {
     log.warn({ err }, 'catching up pushes failed');

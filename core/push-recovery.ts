@@ -1,70 +1,104 @@
 // Post-receive work a crash missed. A push moves its references in git first; only then does the
-// API process move the open pull requests from the pushed branches (core/push.ts afterPush). A
-// process that dies in between leaves them naming their old head, and a status posted on the new
-// head reaches no pull request (statuses find theirs by head_commit_id): an auto-merge waiting for
-// that status would wait for ever. So each process that serves pushes, when it starts, compares
-// every open pull request's recorded head with its branch, and replays the move of each branch that
-// differs: the pull requests' head references and rows follow it, their workflows hear of it.
+// API process tell the pull requests (core/push.ts afterPush): those from a pushed branch follow it
+// (refs/pull/N/head, head_commit_id), those into it check their mergeability again. A process that
+// dies in between leaves the first naming their old head, so a status posted on the new head
+// reaches no pull request (statuses find theirs by head_commit_id) and an auto-merge waiting for it
+// waits for ever; and leaves the second showing a check of a base that is gone. So each process
+// that serves pushes, when it starts, compares every open pull request's recorded head and checked
+// base with the branches, and replays the part of each move that did not happen.
+import { isSettledCheck } from '../db/pulls.js';
 import { reposStore } from '../db/repos.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
 import { repoPath, repositoryBranchMoved, type PushServices } from './push.js';
 
 export interface MissedPushes {
-  /** Open pull requests whose head was read. */
+  /** Open pull requests whose head and base were read. */
   pulls: number;
-  /** Branches whose move was replayed, as `<repo id>:<branch>`. */
+  /** Head branches whose move was replayed (their pull requests followed), as `<repo id>:<branch>`. */
   replayed: string[];
+  /** Base branches whose pull requests were asked to check again, as `<repo id>:<branch>`. */
+  rechecked: string[];
   /** Failures that stopped a branch (or a whole repository) from being caught up. */
   problems: Error[];
 }
 
-interface OpenHead {
+interface OpenPullTips {
   headRepoId: number;
-  branch: string;
-  recorded: string;
-  deleted: boolean;
+  headBranch: string;
+  recordedHead: string;
+  headDeleted: boolean;
+  baseRepoId: number;
+  baseBranch: string;
+  /** The base commit of the stored check; '' while none is settled (a check is still to come). */
+  checkedBase: string;
 }
 
-async function openHeads(services: PushServices): Promise<OpenHead[]> {
+async function openPullTips(services: PushServices): Promise<OpenPullTips[]> {
   const rows = await services.db('pull_requests as p').join('issues as i', 'i.id', 'p.issue_id')
     .where('i.is_closed', false).andWhere('p.has_merged', false)
-    .select('p.head_repo_id', 'p.head_branch', 'p.head_commit_id', 'p.head_branch_deleted');
+    .select('p.head_repo_id', 'p.head_branch', 'p.head_commit_id', 'p.head_branch_deleted', 'p.base_repo_id', 'p.base_branch', 'p.checked_base', 'p.status');
   return rows.map((r: Record<string, unknown>) => ({
-    headRepoId: Number(r.head_repo_id), branch: String(r.head_branch), recorded: String(r.head_commit_id ?? ''), deleted: Boolean(r.head_branch_deleted),
-  })).filter((h) => isValidBranchName(h.branch)); // one odd row must not stop its repository's catch-up
+    headRepoId: Number(r.head_repo_id), headBranch: String(r.head_branch), recordedHead: String(r.head_commit_id ?? ''), headDeleted: Boolean(r.head_branch_deleted),
+    baseRepoId: Number(r.base_repo_id), baseBranch: String(r.base_branch), checkedBase: isSettledCheck(String(r.status)) ? String(r.checked_base ?? '') : '',
+  })).filter((p) => isValidBranchName(p.headBranch) && isValidBranchName(p.baseBranch)); // one odd row must not stop its repository's catch-up
 }
 
-/** The branches of one repository whose open pull requests do not name their branch's commit. */
-async function movedBranches(services: PushServices, repoId: number, heads: OpenHead[]): Promise<Map<string, string>> {
-  const moved = new Map<string, string>();
+interface RepoMoves {
+  /** Head branch → where it is now (the zero sha: deleted). */
+  heads: Map<string, string>;
+  /** Base branch → where it is now, for those some of whose pull requests hold a check of another commit. */
+  bases: Map<string, string>;
+}
+
+/** What moved in one repository without its pull requests hearing of it: one read of its references. */
+async function missedMoves(services: PushServices, repoId: number, from: OpenPullTips[], into: OpenPullTips[]): Promise<RepoMoves> {
+  const moves: RepoMoves = { heads: new Map(), bases: new Map() };
   const repo = await reposStore(services.db).byId(repoId);
-  if (!repo) return moved; // deleted with its pull requests' heads
-  const current = await readRefs(await repoPath(services, repo), [...new Set(heads.map((h) => branchRef(h.branch)))]);
-  for (const head of heads) {
-    const sha = current.get(branchRef(head.branch));
-    if (sha ? sha !== head.recorded : !head.deleted) moved.set(head.branch, sha ?? zeroSha(head.recorded));
+  if (!repo) return moves; // deleted with its pull requests
+  const refs = new Set([...from.map((p) => branchRef(p.headBranch)), ...into.map((p) => branchRef(p.baseBranch))]);
+  const current = await readRefs(await repoPath(services, repo), [...refs]);
+  for (const pull of from) {
+    const sha = current.get(branchRef(pull.headBranch));
+    if (sha ? sha !== pull.recordedHead : !pull.headDeleted) moves.heads.set(pull.headBranch, sha ?? zeroSha(pull.recordedHead));
   }
-  return moved;
+  for (const pull of into) {
+    const sha = current.get(branchRef(pull.baseBranch));
+    if (sha && pull.checkedBase && sha !== pull.checkedBase) moves.bases.set(pull.baseBranch, sha);
+  }
+  return moves;
+}
+
+function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map<number, OpenPullTips[]> {
+  const grouped = new Map<number, OpenPullTips[]>();
+  for (const pull of pulls) {
+    const id = repoOf(pull);
+    const list = grouped.get(id);
+    if (list) list.push(pull);
+    else grouped.set(id, [pull]);
+  }
+  return grouped;
 }
 
 /**
  * Replays the moves of pushed branches whose post-receive work did not happen. One database query,
- * one read of reference files per head repository, and work only for the branches that differ.
+ * one read of reference files per repository, and work only for the branches that differ.
  */
 export async function followMissedPushes(services: PushServices): Promise<MissedPushes> {
-  const heads = await openHeads(services);
-  const byRepo = new Map<number, OpenHead[]>();
-  for (const head of heads) {
-    const list = byRepo.get(head.headRepoId);
-    if (list) list.push(head);
-    else byRepo.set(head.headRepoId, [head]);
-  }
-  const result: MissedPushes = { pulls: heads.length, replayed: [], problems: [] };
-  for (const [repoId, repoHeads] of byRepo) {
+  const pulls = await openPullTips(services);
+  const from = byRepo(pulls, (p) => p.headRepoId);
+  const into = byRepo(pulls, (p) => p.baseRepoId);
+  const result: MissedPushes = { pulls: pulls.length, replayed: [], rechecked: [], problems: [] };
+  for (const repoId of new Set([...from.keys(), ...into.keys()])) {
     try {
-      for (const [branch, sha] of await movedBranches(services, repoId, repoHeads)) {
+      const moves = await missedMoves(services, repoId, from.get(repoId) ?? [], into.get(repoId) ?? []);
+      for (const [branch, sha] of moves.heads) {
         const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'followers');
         result.replayed.push(`${repoId}:${branch}`);
+        result.problems.push(...moved.problems);
+      }
+      for (const [branch, sha] of moves.bases) {
+        const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'waiting');
+        result.rechecked.push(`${repoId}:${branch}`);
         result.problems.push(...moved.problems);
       }
     } catch (err) {

@@ -3,6 +3,13 @@ import type { Knex } from 'knex';
 
 export type MergeabilityStatus = 'conflict' | 'checking' | 'mergeable' | 'manually_merged' | 'error' | 'empty' | 'ancestor';
 
+/** Statuses a finished check stores, each of its checked base and head; `checking` and `error` mean there is no usable answer yet. */
+const SETTLED_CHECKS: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 'ancestor']);
+
+export function isSettledCheck(status: string): boolean {
+  return SETTLED_CHECKS.has(status);
+}
+
 export interface PullRow {
   id: number;
   issue_id: number;

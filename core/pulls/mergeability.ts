@@ -2,7 +2,7 @@
 // `mergeable`, the merge base, the conflicted files and the diff size. Run by the pull request's
 // workflow (an activity), never on the request path.
 import { branchRef, checkMergeability, diffShortStat, fetchIntoRepository, pullHeadRef, readRefs, resolveRefTips, updateRef } from '../../git/index.js';
-import { pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
+import { isSettledCheck, pullsStore, type MergeabilityStatus } from '../../db/pulls.js';
 import { NotFoundError } from '../errors.js';
 import { ConcurrencyLimit } from '../concurrency-limit.js';
 import { loadPullOperationContext, type OperationDeps, type PullOperationContext } from './operation-context.js';
@@ -113,9 +113,6 @@ export async function syncHeadRef(ctx: PullOperationContext): Promise<{ sha: str
   return { sha: refs.branchSha, branchDeleted: false };
 }
 
-/** Statuses a finished check stores; `checking` and `error` mean there is no usable answer yet. */
-const SETTLED: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 'ancestor']);
-
 /**
  * Mergeability of the pull request as its references stand now. With `reuseStored`, a stored check
  * of exactly the current base and head commits is returned without running git again: the answer is
@@ -146,7 +143,7 @@ function tipsOf(ctx: PullOperationContext, refs: PullRefs) {
 export function storedMergeability(ctx: PullOperationContext, refs: PullRefs): MergeabilityResult | null {
   const { headSha, baseSha, baseTree } = tipsOf(ctx, refs);
   const { pull } = ctx;
-  if (!baseSha || !headSha || !SETTLED.has(pull.status) || pull.checked_head !== headSha || pull.checked_base !== baseSha) return null;
+  if (!baseSha || !headSha || !isSettledCheck(pull.status) || pull.checked_head !== headSha || pull.checked_base !== baseSha) return null;
   return { status: pull.status, headSha, baseSha, mergeBase: pull.merge_base, conflictedFiles: pull.conflicted_files, tree: pull.checked_tree, baseTree };
 }
 
@@ -177,7 +174,7 @@ async function refresh(deps: OperationDeps, key: PullKey): Promise<MergeabilityR
   const result = await computeMergeability(ctx, { refs, reuseStored: true });
   // The stats are those of merge base..head: unchanged when neither moved (a base that moved on
   // without changing the merge base, as most base moves do).
-  const unchanged = SETTLED.has(ctx.pull.status) && ctx.pull.checked_head === result.headSha && ctx.pull.merge_base === result.mergeBase;
+  const unchanged = isSettledCheck(ctx.pull.status) && ctx.pull.checked_head === result.headSha && ctx.pull.merge_base === result.mergeBase;
   const stats = unchanged
     ? { files: ctx.pull.changed_files, additions: ctx.pull.additions, deletions: ctx.pull.deletions }
     : result.mergeBase && result.headSha

@@ -14,7 +14,7 @@ import { reposStore, type RepoRow } from '../../db/repos.js';
 import { unixToIso } from '../../db/time.js';
 import { usersStore, type UserRow } from '../../db/users.js';
 import { branchRef, isValidBranchName, listBranches, pullHeadRef, readRefs, type ShortStat } from '../../git/index.js';
-import type { PullRow } from '../../db/pulls.js';
+import { isSettledCheck, type PullRow } from '../../db/pulls.js';
 import { pullRange, pullStats } from '../pulls/compare.js';
 import { toApiRepo, type ApiRepository } from './repo.js';
 import { toApiUser } from './user.js';
@@ -263,15 +263,13 @@ export async function toApiPull(deps: PullSerializerDeps, base: RepoContext, vie
   return out!;
 }
 
-const SETTLED_CHECKS: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 'ancestor']);
-
 /**
  * The record's diff statistics: what the workflow stored when its check was of exactly the current
  * head and base commits (no git at all), else those of merge base..head computed once per pair of
  * commits; never those of another head.
  */
 async function statsOf(path: string, pull: PullRow): Promise<ShortStat> {
-  if (!pull.has_merged && pull.merge_base && SETTLED_CHECKS.has(pull.status) && isValidBranchName(pull.base_branch)) {
+  if (!pull.has_merged && pull.merge_base && isSettledCheck(pull.status) && isValidBranchName(pull.base_branch)) {
     const refs = await readRefs(path, [pullHeadRef(pull.index), branchRef(pull.base_branch)]);
     if (refs.get(pullHeadRef(pull.index)) === pull.checked_head && refs.get(branchRef(pull.base_branch)) === pull.checked_base) {
       return { files: pull.changed_files, additions: pull.additions, deletions: pull.deletions };
