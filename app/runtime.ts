@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createLogger, logStream } from './logger.js';
 import { startIdleCollection } from './idle-gc.js';
+import { startPushCatchUp } from './push-catch-up.js';
 import { temporalConnectionSettings, workerTuning } from './temporal-settings.js';
 import { temporalCliPath } from './paths.js';
 import { startDevServer, type DevServer } from './temporal-dev-server.js';
@@ -14,8 +15,6 @@ import { ensureDatabaseExists, openDatabase, type Db, type DatabaseLog } from '.
 import { migrateToLatest } from '../db/migrate.js';
 import { repositoriesRoot } from '../core/repositories.js';
 import { checkRepositoryStorage } from '../core/repository-storage.js';
-import { followMissedPushes } from '../core/push-recovery.js';
-import type { PushServices } from '../core/push.js';
 import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { startTemporalWorker, type RunningWorker } from '../workers/temporal-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
@@ -37,23 +36,6 @@ export interface Runtime {
 }
 
 export class StartupError extends Error {}
-
-/** Pushes whose post-receive work a crash of the last process cut short (core/push-recovery.ts); never throws. */
-async function catchUpMissedPushes(services: PushServices, log: Logger): Promise<void> {
-  try {
-    const started = performance.now();
-    const missed = await followMissedPushes(services);
-    const ms = Math.round(performance.now() - started);
-    if (missed.replayed.length + missed.rechecked.length > 0) {
-      log.warn({ branches: missed.replayed, bases: missed.rechecked, pulls: missed.pulls, ms }, 'caught up pushes a crash left unfollowed');
-    } else {
-      log.info({ pulls: missed.pulls, ms }, 'pull request heads and checked bases agree with their branches');
-    }
-    for (const err of missed.problems) log.warn({ err }, 'catching up a push failed');
-  } catch (err) {
-    log.warn({ err }, 'catching up pushes failed');
-  }
-}
 
 /** knex's own messages (a pool that cannot connect, deprecations) as pino lines. */
 function databaseLog(log: Logger): DatabaseLog {
@@ -131,8 +113,8 @@ export async function startRuntime(config: Config, role: Role): Promise<Runtime>
       app = built;
       stops.push(() => built.close());
       await built.listen({ host: config.HTTP_ADDR, port: config.HTTP_PORT });
-      const catchingUp = catchUpMissedPushes({ db, config, pullWorkflows }, log);
-      stops.push(() => catchingUp);
+      const catchUp = startPushCatchUp({ db, config, pullWorkflows }, log, config.PUSH_CATCH_UP_SECONDS);
+      stops.push(() => catchUp.stop());
     }
 
     return { config, db, app, worker, devServer, temporalAddress: temporal.address, stop };

@@ -1,11 +1,12 @@
-// Post-receive work a crash missed. A push moves its references in git first; only then does the
+// Post-receive work a crash (or a failing step) missed. A push moves its references in git first; only then does the
 // API process tell the pull requests (core/push.ts afterPush): those from a pushed branch follow it
 // (refs/pull/N/head, head_commit_id), those into it check their mergeability again. A process that
 // dies in between leaves the first naming their old head, so a status posted on the new head
 // reaches no pull request (statuses find theirs by head_commit_id) and an auto-merge waiting for it
 // waits for ever; and leaves the second showing a check of a base that is gone. So each process
 // that serves pushes, when it starts, compares every open pull request's recorded head and checked
-// base with the branches, and replays the part of each move that did not happen.
+// base with the branches, and replays the part of each move that did not happen; and so does a
+// sweep every PUSH_CATCH_UP_SECONDS for what a failing step (the database away mid-push) left.
 import { isSettledCheck } from '../db/pulls.js';
 import { reposStore } from '../db/repos.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
@@ -20,6 +21,17 @@ export interface MissedPushes {
   rechecked: string[];
   /** Failures that stopped a branch (or a whole repository) from being caught up. */
   problems: Error[];
+  /** Every difference found, replayed or not, as keys `onlyIfSeen` takes. */
+  differences: Set<string>;
+}
+
+export interface CatchUpOptions {
+  /**
+   * Replay only the differences also found by the sweep before (its `differences`). A push whose
+   * post-receive work is under way shows one for a moment; one still there a sweep later is one
+   * nobody is working on.
+   */
+  onlyIfSeen?: ReadonlySet<string>;
 }
 
 interface OpenPullTips {
@@ -83,20 +95,28 @@ function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map
  * Replays the moves of pushed branches whose post-receive work did not happen. One database query,
  * one read of reference files per repository, and work only for the branches that differ.
  */
-export async function followMissedPushes(services: PushServices): Promise<MissedPushes> {
+export async function followMissedPushes(services: PushServices, opts: CatchUpOptions = {}): Promise<MissedPushes> {
   const pulls = await openPullTips(services);
   const from = byRepo(pulls, (p) => p.headRepoId);
   const into = byRepo(pulls, (p) => p.baseRepoId);
-  const result: MissedPushes = { pulls: pulls.length, replayed: [], rechecked: [], problems: [] };
+  const result: MissedPushes = { pulls: pulls.length, replayed: [], rechecked: [], problems: [], differences: new Set() };
+  // The key names where the branch is now: a branch that moved again since is a new difference.
+  const due = (part: 'head' | 'base', repoId: number, branch: string, sha: string) => {
+    const key = `${part} ${repoId} ${sha} ${branch}`;
+    result.differences.add(key);
+    return !opts.onlyIfSeen || opts.onlyIfSeen.has(key);
+  };
   for (const repoId of new Set([...from.keys(), ...into.keys()])) {
     try {
       const moves = await missedMoves(services, repoId, from.get(repoId) ?? [], into.get(repoId) ?? []);
       for (const [branch, sha] of moves.heads) {
+        if (!due('head', repoId, branch, sha)) continue;
         const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'followers');
         result.replayed.push(`${repoId}:${branch}`);
         result.problems.push(...moved.problems);
       }
       for (const [branch, sha] of moves.bases) {
+        if (!due('base', repoId, branch, sha)) continue;
         const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'waiting');
         result.rechecked.push(`${repoId}:${branch}`);
         result.problems.push(...moved.problems);

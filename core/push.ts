@@ -17,7 +17,7 @@ import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows
 import { announceRefMoves } from './webhooks/ref-events.js';
 import { noteBranchMoved } from './pulls/landing/index.js';
 import { nudgeQueues, type QueueNudger } from './merge-queue/nudge.js';
-import { faultPoint } from './fault-points.js';
+import { failingPoint, faultPoint } from './fault-points.js';
 
 export interface RefUpdate {
   ref: string;
@@ -110,6 +110,7 @@ export async function afterPush(services: PushServices, repo: RepoRow, updates: 
   }
 
   faultPoint('push:before-followers');
+  failingPoint('push:before-followers');
   for (const u of branchUpdates) noteBranchMoved(repo.id, u.branch);
   for (const u of branchUpdates) await branchMoved(services, repo, path, u.branch, u.newSha, result);
   return result;

@@ -2,7 +2,8 @@
 // and before the pull requests heard of it. The next API process to start catches up: a pull request
 // from the branch names its new head again, and a status posted on that head lands its auto-merge
 // (statuses find their pull requests by the recorded head); a pull request into the branch checks
-// its mergeability against the new base.
+// its mergeability against the new base. A post-receive step that fails without a crash is caught up
+// by the running process's next sweeps.
 import t, { type Test as Tap } from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import { pullWorld } from '../pulls/fixtures.js';
 import { cloneUrl, fixtureToken } from '../repos/fixtures.js';
 import { baseLog, openPull, refOf, scheduledBurst, waitFor, widgetRepoId } from '../merge/world.js';
 import { startApiProcess } from './worker-process.js';
+import { followMissedPushes } from '../../core/push-recovery.js';
+import { repoDiskPath } from '../../core/repositories.js';
 import type { PullWorld } from '../pulls/fixtures.js';
 
 /** Runs git in alice's clone; throws on failure, returns its output. */
@@ -22,13 +25,32 @@ function aliceGit(w: PullWorld) {
   };
 }
 
+/**
+ * Commits `content` to `file` on the server's `branch` in alice's clone and pushes it to `url`;
+ * returns the new commit. The push's own outcome is not checked: the process taking it may die.
+ */
+async function pushChange(w: PullWorld, url: string, branch: string, file: string, content: string): Promise<string> {
+  const git = aliceGit(w);
+  await git(['fetch', '-q', 'origin']);
+  await git(['checkout', '-q', '-B', branch, `origin/${branch}`]);
+  writeFileSync(join(w.clones.alice, file), content);
+  await git(['commit', '-q', '-am', `change ${file} on ${branch}`]);
+  const sha = await git(['rev-parse', 'HEAD']);
+  await w.git(['push', '-q', url, `HEAD:refs/heads/${branch}`], w.clones.alice);
+  return sha;
+}
+
+/** An API process of its own, and the address alice pushes to through it. */
+async function apiProcess(t: Tap, w: PullWorld, env: Record<string, string>) {
+  const api = await startApiProcess(t, w.config, env);
+  return { ...api, pushUrl: cloneUrl(api.base, '/alice/widget.git', 'alice', (await fixtureToken(w.app, 'alice'))!) };
+}
+
 /** An API process that dies in the post-receive work of the first push it takes. */
-async function crashingApi(t: Tap, w: PullWorld) {
+function crashingApi(t: Tap, w: PullWorld) {
   const faults = mkdtempSync(join(tmpdir(), 'pullhost-push-crash-'));
   t.teardown(() => rmSync(faults, { recursive: true, force: true }));
-  const crashing = await startApiProcess(t, w.config, { PULLHOST_FAULTS: 'push:before-followers', PULLHOST_FAULTS_DIR: faults });
-  const pushUrl = cloneUrl(crashing.base, '/alice/widget.git', 'alice', (await fixtureToken(w.app, 'alice'))!);
-  return { ...crashing, pushUrl };
+  return apiProcess(t, w, { PULLHOST_FAULTS: 'push:before-followers', PULLHOST_FAULTS_DIR: faults });
 }
 
 t.test('a push cut short by a crash is followed by the next API process; its auto-merge then lands', async (t) => {
@@ -42,12 +64,7 @@ t.test('a push cut short by a crash is followed by the next API process; its aut
   const crashing = await crashingApi(t, w);
 
   // A fix pushed to the branch, through the process that will die in its post-receive work.
-  const git = aliceGit(w);
-  await git(['checkout', '-q', '-B', 'crash-0', 'origin/crash-0']);
-  writeFileSync(join(w.clones.alice, 'crash-0.txt'), 'crash-0, fixed\n');
-  await git(['commit', '-q', '-am', 'fix crash-0']);
-  const newHead = await git(['rev-parse', 'HEAD']);
-  await w.git(['push', '-q', crashing.pushUrl, 'HEAD:refs/heads/crash-0'], w.clones.alice);
+  const newHead = await pushChange(w, crashing.pushUrl, 'crash-0', 'crash-0.txt', 'crash-0, fixed\n');
   t.equal(await crashing.api.exited, 137, 'the API process died in the push\'s post-receive work');
   t.equal(refOf(w, 'refs/heads/crash-0'), newHead, 'git had moved the branch');
   t.equal(refOf(w, `refs/pull/${index}/head`), oldHead, 'the pull request\'s head reference had not followed');
@@ -82,13 +99,7 @@ t.test('a push to a base cut short by a crash: the pull requests into it check a
 
   // main changes the same file, pushed through the process that will die in its post-receive work.
   const crashing = await crashingApi(t, w);
-  const git = aliceGit(w);
-  await git(['fetch', '-q', 'origin']);
-  await git(['checkout', '-q', '-B', 'main', 'origin/main']);
-  writeFileSync(join(w.clones.alice, 'README.md'), 'reworded on main\n');
-  await git(['commit', '-q', '-am', 'reword on main']);
-  const newBase = await git(['rev-parse', 'HEAD']);
-  await w.git(['push', '-q', crashing.pushUrl, 'HEAD:refs/heads/main'], w.clones.alice);
+  const newBase = await pushChange(w, crashing.pushUrl, 'main', 'README.md', 'reworded on main\n');
   t.equal(await crashing.api.exited, 137, 'the API process died in the push\'s post-receive work');
   t.equal(refOf(w, 'refs/heads/main'), newBase, 'git had moved main');
   const stale = await row();
@@ -105,4 +116,48 @@ t.test('a push to a base cut short by a crash: the pull requests into it check a
   t.equal(shown.json().mergeable, false, 'the API shows it not mergeable');
   const logged = await waitFor(async () => next.api.output().includes('caught up pushes a crash left unfollowed'), 5_000, 50);
   t.ok(logged, logged ? 'the catch-up is logged' : `the catch-up is logged: ${next.api.output().slice(-500)}`);
+});
+
+t.test('a push whose post-receive work failed is caught up by the sweeps of the running process', async (t) => {
+  const w = await pullWorld(t);
+  const index = await openPull(w, 'swept', { 'swept.txt': 'one\n' });
+  const repoId = await widgetRepoId(w);
+  const row = async () => w.db('pull_requests').where({ base_repo_id: repoId, index }).first();
+  const failing = await apiProcess(t, w, { PULLHOST_FAILING: 'push:before-followers', PUSH_CATCH_UP_SECONDS: '1' });
+  let exited = false;
+  void failing.api.exited.then(() => (exited = true));
+
+  const newHead = await pushChange(w, failing.pushUrl, 'swept', 'swept.txt', 'two\n');
+  t.equal(refOf(w, 'refs/heads/swept'), newHead, 'the push moved the branch');
+  t.ok(failing.api.output().includes('post-receive failed'), 'its post-receive work failed');
+
+  const followed = await waitFor(async () => (await row()).head_commit_id === newHead, 20_000, 100);
+  t.ok(followed, 'a sweep of the same process moves the pull request to the new head');
+  t.equal(refOf(w, `refs/pull/${index}/head`), newHead, 'and its head reference');
+  const logged = await waitFor(async () => failing.api.output().includes('caught up pushes whose post-receive work failed'), 5_000, 50);
+  t.ok(logged, logged ? 'the catch-up is logged' : `the catch-up is logged: ${failing.api.output().slice(-500)}`);
+  t.notOk(exited, 'the process kept running');
+});
+
+t.test('a sweep replays only the differences the sweep before also found', async (t) => {
+  const w = await pullWorld(t);
+  const index = await openPull(w, 'twice', { 'twice.txt': 'one\n' });
+  const repoId = await widgetRepoId(w);
+  const row = async () => w.db('pull_requests').where({ base_repo_id: repoId, index }).first();
+  const services = { db: w.db, config: w.config, pullWorkflows: w.pullWorkflows };
+  // The branch moved behind the service's back, as a push whose post-receive work failed leaves it.
+  const oldHead = refOf(w, 'refs/heads/twice')!;
+  const bare = ['--git-dir', repoDiskPath(w.config, 'alice', 'widget')];
+  const newHead = await aliceGit(w)([...bare, 'commit-tree', '-p', oldHead, '-m', 'moved', `${oldHead}^{tree}`]);
+  await aliceGit(w)([...bare, 'update-ref', 'refs/heads/twice', newHead, oldHead]);
+
+  const first = await followMissedPushes(services, { onlyIfSeen: new Set() });
+  t.same(first.replayed, [], 'a difference found for the first time is left alone');
+  t.equal((await row()).head_commit_id, oldHead, 'the pull request still names the old head');
+  t.ok(first.differences.size > 0, 'the difference is remembered');
+
+  const second = await followMissedPushes(services, { onlyIfSeen: first.differences });
+  t.same(second.replayed, [`${repoId}:twice`], 'found again, it is replayed');
+  t.equal((await row()).head_commit_id, newHead, 'the pull request names the new head');
+  t.same(second.problems, [], 'without problems');
 });

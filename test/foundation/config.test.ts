@@ -36,6 +36,12 @@ t.test('an invalid value stops start-up with a message naming the setting', asyn
   t.throws(() => loadConfig({ ENABLE_SWAGGER: 'maybe' }), { message: /ENABLE_SWAGGER must be true or false/ });
   t.throws(() => loadConfig({ POOL_MIN_THREADS: '4', POOL_MAX_THREADS: '2' }), { message: /POOL_MIN_THREADS/ });
   t.throws(() => loadConfig({ APP_URL: 'not a url' }), ConfigError);
+  t.throws(() => loadConfig({ PUSH_CATCH_UP_SECONDS: '-1' }), { message: /^PUSH_CATCH_UP_SECONDS/ });
+});
+
+t.test('pushes are caught up every five minutes unless told otherwise; 0 leaves only the catch-up at start', async (t) => {
+  t.equal(loadConfig({}).PUSH_CATCH_UP_SECONDS, 300);
+  t.equal(loadConfig({ PUSH_CATCH_UP_SECONDS: '0' }).PUSH_CATCH_UP_SECONDS, 0);
 });
 
 t.test('DB_HOST: host:port over TCP, or (Gitea\'s rule) a path starting with / is the Unix socket', async (t) => {
