@@ -77,6 +77,10 @@ const SCENARIOS: Scenario[] = [
     about: 'The merge scenario with the service as production runs it: an `api` process and a `worker` process (the merge runs in the worker; git commands counted are the API\'s only).',
   },
   {
+    name: 'push-catch-up', script: 'push-catch-up', args: ['5'],
+    about: 'The catch-up of pushes whose post-receive work did not happen (each API process at start and every `PUSH_CATCH_UP_SECONDS`): one comparison of every open pull request\'s head and checked base with the branches, at 10, 100 and 1,000 open pull requests, when all agree and with ten branches moved behind the service\'s back (replayed, their workflows signalled), next to git listing the same branches.',
+  },
+  {
     name: 'spawn', script: 'spawn', args: ['40'],
     about: 'Starting `git --version` straight from a process holding 0, 400 and 1,500 MB, next to the same call through the git spawn helper: why the service never forks itself.',
   },
