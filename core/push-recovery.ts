@@ -1,12 +1,13 @@
-// Post-receive work a crash (or a failing step) missed. A push moves its references in git first; only then does the
-// API process tell the pull requests (core/push.ts afterPush): those from a pushed branch follow it
-// (refs/pull/N/head, head_commit_id), those into it check their mergeability again. A process that
-// dies in between leaves the first naming their old head, so a status posted on the new head
-// reaches no pull request (statuses find theirs by head_commit_id) and an auto-merge waiting for it
-// waits for ever; and leaves the second showing a check of a base that is gone. So each process
-// that serves pushes, when it starts, compares every open pull request's recorded head and checked
-// base with the branches, and replays the part of each move that did not happen; and so does a
-// sweep every PUSH_CATCH_UP_SECONDS for what a failing step (the database away mid-push) left.
+// Post-receive work that a crash, or a failing step, left undone. A push moves its references in
+// git first; only then does the API process tell the pull requests (core/push.ts afterPush): those
+// from a pushed branch follow it (refs/pull/N/head, head_commit_id), those into it check their
+// mergeability again. A process that dies in between leaves the first naming their old head, so a
+// status posted on the new head reaches no pull request (statuses find theirs by head_commit_id)
+// and an auto-merge waiting for it waits for ever; and leaves the second showing a check of a base
+// that is gone. So each process that serves pushes, when it starts, compares every open pull
+// request's recorded head and checked base with the branches, and replays the part of each move
+// that did not happen; and so does a sweep every PUSH_CATCH_UP_SECONDS, for what a failing step
+// (the database away mid-push) left (app/push-catch-up.ts).
 import { isSettledCheck } from '../db/pulls.js';
 import { reposStore } from '../db/repos.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
