@@ -1,9 +1,10 @@
 // The cost of catching up pushes (core/push-recovery.ts): each API process compares every open
 // pull request's recorded head and checked base with the branches when it starts and every
-// PUSH_CATCH_UP_SECONDS. Timed at 10, 100 and 1,000 open pull requests into one base: when every
+// PUSH_CATCH_UP_SECONDS. Timed at 10, 100 and 1,000 open pull requests into one base, then with
+// 1,000 more spread over 100 further repositories (each one more reading of references): when every
 // pull request agrees (the usual sweep), and with ten branches moved behind the service's back
-// (replayed, their workflows signalled). Next to the floor: git listing the same branches in one
-// process. The comparison is in the benchmark's own process, over the service's database and
+// (replayed, their workflows signalled). Next to the floor: git listing the branches of every
+// repository with open pull requests, one process each. The comparison is in the benchmark's own process, over the service's database and
 // repositories; the service runs as `npm start` runs it (its own catch-up every hour, so it stays out).
 // Run: npx tsc -p . && node dist/bench/push-catch-up.js [runs]
 import { commitTree, gitOk, resolveRef, updateRef, branchRef } from '../git/index.js';
@@ -15,16 +16,17 @@ import { table } from './load.js';
 const RUNS = Number(process.argv[2] ?? 5);
 const SIZES = [10, 100, 1_000];
 const MOVED = 10;
+const OTHER_REPOS = 100;
 const who = { name: 'Bench', email: 'bench@example.com' };
 
-/** Opens pull requests p<from>..p<to - 1>, 8 requests at a time. */
-async function openPulls(w: BenchWorld, from: number, to: number): Promise<void> {
-  for (let i = from; i < to; i++) await w.branch(`p${i}`, `p${i}.txt`, `p${i}\n`);
+/** Opens pull requests p<from>..p<to - 1> in bench/<repo>, 8 requests at a time. */
+async function openPulls(w: BenchWorld, from: number, to: number, repo = 'bench', path = w.repoPath): Promise<void> {
+  for (let i = from; i < to; i++) await w.branch(`p${i}`, `p${i}.txt`, `p${i}\n`, path);
   let next = from;
   await Promise.all(Array.from({ length: 8 }, async () => {
     while (next < to) {
       const i = next++;
-      const r = await fetch(`${w.base}api/v1/repos/bench/bench/pulls`, {
+      const r = await fetch(`${w.base}api/v1/repos/bench/${repo}/pulls`, {
         method: 'POST', headers: { authorization: w.auth, 'content-type': 'application/json' }, body: JSON.stringify({ head: `p${i}`, base: 'main', title: `p${i}` }),
       });
       if (r.status !== 201) throw new Error(`create p${i}: ${r.status} ${await r.text()}`);
@@ -74,9 +76,18 @@ async function main() {
   const rows: Array<Array<string | number>> = [];
   try {
     let open = 0;
-    for (const size of SIZES) {
-      await openPulls(w, open, size);
-      open = size;
+    const repoPaths = [w.repoPath];
+    for (const size of [...SIZES, 0]) {
+      if (size === 0) { // 0: ten more in each of OTHER_REPOS repositories
+        for (let r = 0; r < OTHER_REPOS; r++) {
+          repoPaths.push(await w.createRepo(`other${r}`));
+          await openPulls(w, 0, 10, `other${r}`, repoPaths.at(-1));
+        }
+        open += OTHER_REPOS * 10;
+      } else {
+        await openPulls(w, open, size);
+        open = size;
+      }
       await new Promise((r) => setTimeout(r, 3_000)); // the creation checks settle
       const agree: number[] = [];
       const floor: number[] = [];
@@ -87,7 +98,7 @@ async function main() {
         agree.push(ms(started));
         if (quiet.replayed.length + quiet.problems.length > 0) errors++;
         started = performance.now();
-        await gitOk(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/'], { cwd: w.repoPath });
+        for (const path of repoPaths) await gitOk(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/'], { cwd: path });
         floor.push(ms(started));
         await moveBehindTheServicesBack(w, MOVED, run);
         started = performance.now();
@@ -95,18 +106,18 @@ async function main() {
         replay.push(ms(started));
         if (caught.replayed.length !== MOVED || caught.problems.length > 0) {
           errors++;
-          process.stdout.write(`${size} open: replayed ${caught.replayed.length} of ${MOVED}, ${caught.problems.length} problems ${caught.problems[0]?.message ?? ''}\n`);
+          process.stdout.write(`${open} open: replayed ${caught.replayed.length} of ${MOVED}, ${caught.problems.length} problems ${caught.problems[0]?.message ?? ''}\n`);
         }
         if (!(await settled(w, MOVED))) {
           errors++;
-          process.stdout.write(`${size} open: the moved pull requests were not checked within 30 s\n`);
+          process.stdout.write(`${open} open: the moved pull requests were not checked within 30 s\n`);
         }
       }
       const round = (x: number) => Math.round(x * 10) / 10;
-      rows.push([size, `${round(median(agree))} ms (${round(Math.min(...agree))}–${round(Math.max(...agree))})`, `${round(median(floor))} ms`,
-        `${round(median(replay))} ms (${round(Math.min(...replay))}–${round(Math.max(...replay))})`, `${round((median(agree) * 1000) / size)} µs`]);
+      rows.push([size ? size : `${open}: also 10 in each of ${OTHER_REPOS} more repositories`, `${round(median(agree))} ms (${round(Math.min(...agree))}–${round(Math.max(...agree))})`, `${round(median(floor))} ms`,
+        `${round(median(replay))} ms (${round(Math.min(...replay))}–${round(Math.max(...replay))})`, `${round((median(agree) * 1000) / open)} µs`]);
     }
-    process.stdout.write(table(['open pull requests', 'a catch-up, all agree: median (min–max)', 'floor: git lists the branches', `a catch-up replaying ${MOVED} moved branches`, 'all agree, per open pull request'], rows));
+    process.stdout.write(table(['open pull requests', 'a catch-up, all agree: median (min–max)', 'floor: git lists the branches (a process per repository)', `a catch-up replaying ${MOVED} moved branches`, 'all agree, per open pull request'], rows));
     process.stdout.write(`\n${RUNS} runs per size; a sweep every PUSH_CATCH_UP_SECONDS (default 300 s); ${errors === 0 ? 'no errors' : `FAILURES: ${errors}`}\n`);
   } finally {
     await signaller.close();

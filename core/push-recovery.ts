@@ -9,9 +9,9 @@
 // that did not happen; and so does a sweep every PUSH_CATCH_UP_SECONDS, for what a failing step
 // (the database away mid-push) left (app/push-catch-up.ts).
 import { isSettledCheck } from '../db/pulls.js';
-import { reposStore } from '../db/repos.js';
+import { repoDiskPath } from './repositories.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
-import { repoPath, repositoryBranchMoved, type PushServices } from './push.js';
+import { repositoryBranchMoved, type PushServices } from './push.js';
 
 export interface MissedPushes {
   /** Open pull requests whose head and base were read. */
@@ -64,12 +64,10 @@ interface RepoMoves {
 }
 
 /** What moved in one repository without its pull requests hearing of it: one read of its references. */
-async function missedMoves(services: PushServices, repoId: number, from: OpenPullTips[], into: OpenPullTips[]): Promise<RepoMoves> {
+async function missedMoves(path: string, from: OpenPullTips[], into: OpenPullTips[]): Promise<RepoMoves> {
   const moves: RepoMoves = { heads: new Map(), bases: new Map() };
-  const repo = await reposStore(services.db).byId(repoId);
-  if (!repo) return moves; // deleted with its pull requests
   const refs = new Set([...from.map((p) => branchRef(p.headBranch)), ...into.map((p) => branchRef(p.baseBranch))]);
-  const current = await readRefs(await repoPath(services, repo), [...refs]);
+  const current = await readRefs(path, [...refs]);
   for (const pull of from) {
     const sha = current.get(branchRef(pull.headBranch));
     if (sha ? sha !== pull.recordedHead : !pull.headDeleted) moves.heads.set(pull.headBranch, sha ?? zeroSha(pull.recordedHead));
@@ -79,6 +77,20 @@ async function missedMoves(services: PushServices, repoId: number, from: OpenPul
     if (sha && pull.checkedBase && sha !== pull.checkedBase) moves.bases.set(pull.baseBranch, sha);
   }
   return moves;
+}
+
+/**
+ * Where each repository lives, read for all of them at once: a sweep reads its every repository
+ * with open pull requests, and two statements each would be most of its work.
+ */
+async function repoPaths(services: PushServices, ids: number[]): Promise<Map<number, string>> {
+  const paths = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await services.db('repositories as r').join('users as u', 'u.id', 'r.owner_id')
+      .whereIn('r.id', ids.slice(i, i + 500)).select('r.id', 'r.name', 'u.name as owner');
+    for (const r of rows) paths.set(Number(r.id), repoDiskPath(services.config, String(r.owner), String(r.name)));
+  }
+  return paths;
 }
 
 function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map<number, OpenPullTips[]> {
@@ -93,8 +105,8 @@ function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map
 }
 
 /**
- * Replays the moves of pushed branches whose post-receive work did not happen. One database query,
- * one read of reference files per repository, and work only for the branches that differ.
+ * Replays the moves of pushed branches whose post-receive work did not happen. Two database
+ * queries (a third per 500 repositories), one read of reference files per repository, and work only for the branches that differ.
  */
 export async function followMissedPushes(services: PushServices, opts: CatchUpOptions = {}): Promise<MissedPushes> {
   const pulls = await openPullTips(services);
@@ -107,9 +119,10 @@ export async function followMissedPushes(services: PushServices, opts: CatchUpOp
     result.differences.add(key);
     return !opts.onlyIfSeen || opts.onlyIfSeen.has(key);
   };
-  for (const repoId of new Set([...from.keys(), ...into.keys()])) {
+  const paths = await repoPaths(services, [...new Set([...from.keys(), ...into.keys()])]);
+  for (const [repoId, path] of paths) { // a repository deleted meanwhile took its pull requests
     try {
-      const moves = await missedMoves(services, repoId, from.get(repoId) ?? [], into.get(repoId) ?? []);
+      const moves = await missedMoves(path, from.get(repoId) ?? [], into.get(repoId) ?? []);
       for (const [branch, sha] of moves.heads) {
         if (!due('head', repoId, branch, sha)) continue;
         const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'followers');

@@ -64,7 +64,7 @@ async function openPulls(db: Knex, column: 'head' | 'base', repoId: number, bran
   }));
 }
 
-export async function repoPath(services: PushServices, repo: RepoRow): Promise<string> {
+async function repoPath(services: PushServices, repo: RepoRow): Promise<string> {
   const owner = await usersStore(services.db).byId(repo.owner_id);
   if (!owner) throw new Error(`repository ${repo.id} has no owner`);
   return repoDiskPath(services.config, owner.name, repo.name);
