@@ -12,8 +12,8 @@ export interface PushCatchUp {
 }
 
 function report(log: Logger, missed: MissedPushes, ms: number, first: boolean): void {
-  if (missed.replayed.length + missed.rechecked.length > 0) {
-    log.warn({ branches: missed.replayed, bases: missed.rechecked, pulls: missed.pulls, ms },
+  if (missed.announced.length + missed.replayed.length + missed.rechecked.length > 0) {
+    log.warn({ announced: missed.announced, branches: missed.replayed, bases: missed.rechecked, pulls: missed.pulls, ms },
       first ? 'caught up pushes a crash left unfollowed' : 'caught up pushes whose post-receive work failed');
   } else if (first) {
     log.info({ pulls: missed.pulls, ms }, 'pull request heads and checked bases agree with their branches');

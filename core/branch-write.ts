@@ -5,6 +5,7 @@ import type { RepoContext } from './permissions.js';
 import { canPushUnder, matchesFilePatterns, protectionFor } from './branch-protection.js';
 import { ConflictError, ForbiddenError, storageFailure } from './errors.js';
 import { afterPush, type PushServices } from './push.js';
+import { journalledWrite } from './push-journal.js';
 import { repoDiskPath } from './repositories.js';
 import type { UserRow } from '../db/users.js';
 import { branchRef, GitError, isAncestor, updateRef, zeroSha } from '../git/index.js';
@@ -62,9 +63,11 @@ export async function pushToBranch(services: PushServices, ctx: RepoContext, doe
   const why = await pushRefusal(services, ctx, doer, move);
   if (why) throw new ForbiddenError(why);
   const path = repoDiskPath(services.config, ctx.owner.name, ctx.repo.name);
-  const moved = await updateRef(path, branchRef(move.branch), move.newSha, move.oldSha, { reason: `api push by ${doer.name}` })
-    .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `branch ${move.branch}`, true); });
-  if (!moved) throw new ConflictError('The branch has changed meanwhile; try again.');
-  const result = await afterPush(services, ctx.repo, [{ ref: branchRef(move.branch), oldSha: move.oldSha ?? zeroSha(move.newSha), newSha: move.newSha }], doer.id);
+  const update = { ref: branchRef(move.branch), oldSha: move.oldSha ?? zeroSha(move.newSha), newSha: move.newSha };
+  const journalId = await journalledWrite(services.db, ctx.repo.id, doer.id, [update], () =>
+    updateRef(path, update.ref, move.newSha, move.oldSha, { reason: `api push by ${doer.name}` })
+      .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `branch ${move.branch}`, true); }));
+  if (journalId === null) throw new ConflictError('The branch has changed meanwhile; try again.');
+  const result = await afterPush(services, ctx.repo, [update], doer.id, journalId);
   for (const problem of result.problems) log?.warn({ err: problem }, 'post-push step failed');
 }

@@ -7,7 +7,7 @@ import { protectionFor } from './branch-protection.js';
 import type { RepoContext } from './permissions.js';
 import { repoDiskPath } from './repositories.js';
 import { reposStore } from '../db/repos.js';
-import { announceRefMoves } from './webhooks/ref-events.js';
+import { announcePush, journalledWrite } from './push-journal.js';
 import {
   branchRef, commitExists, deleteRef, isValidBranchName, isValidRefName, isValidSha, listBranches, resolveRef, updateRef, zeroSha,
   type BranchInfo,
@@ -69,10 +69,12 @@ export async function createBranch(
   if (!isValidBranchName(input.newBranch)) throw new UnprocessableError(`invalid branch name: ${input.newBranch}`);
   if (ctx.repo.is_empty) throw new NotFoundError('Git Repository is empty.');
   const sha = await startingPoint(deps, ctx, input.oldRef, input.oldBranch);
-  const ok = await updateRef(pathOf(deps, ctx), branchRef(input.newBranch), sha, null, { reason: 'branch created' })
-    .catch((err: Error) => { throw storageFailure(err) ?? new UnprocessableError(`cannot create branch: ${err.message.split('\n')[0]}`); });
-  if (!ok) throw new ConflictError(`The branch with the same name already exists.`);
-  await announceRefMoves(deps.db, ctx.repo.id, doerId, [{ ref: branchRef(input.newBranch), oldSha: zeroSha(sha), newSha: sha }]);
+  const created = [{ ref: branchRef(input.newBranch), oldSha: zeroSha(sha), newSha: sha }];
+  const journalId = await journalledWrite(deps.db, ctx.repo.id, doerId, created, () =>
+    updateRef(pathOf(deps, ctx), branchRef(input.newBranch), sha, null, { reason: 'branch created' })
+      .catch((err: Error) => { throw storageFailure(err) ?? new UnprocessableError(`cannot create branch: ${err.message.split('\n')[0]}`); }));
+  if (journalId === null) throw new ConflictError(`The branch with the same name already exists.`);
+  await announcePush(deps.db, journalId, ctx.repo.id, doerId, created);
   return { name: input.newBranch, sha };
 }
 
@@ -81,11 +83,11 @@ export async function deleteBranch(deps: BranchDeps, ctx: RepoContext, name: str
   if (!branch) throw new NotFoundError('Branch doesn\'t exist.');
   if (name === ctx.repo.default_branch) throw new ForbiddenError('can not delete default branch');
   if (await protectionFor(deps.db, ctx.repo.id, name)) throw new ForbiddenError('branch protected');
-  if (!(await deleteRef(pathOf(deps, ctx), branchRef(name), branch.sha, { reason: 'branch deleted' }))) {
-    throw new ConflictError('The branch has changed; try again.');
-  }
+  const deleted = [{ ref: branchRef(name), oldSha: branch.sha, newSha: zeroSha(branch.sha) }];
+  const journalId = await journalledWrite(deps.db, ctx.repo.id, doerId, deleted, () => deleteRef(pathOf(deps, ctx), branchRef(name), branch.sha, { reason: 'branch deleted' }));
+  if (journalId === null) throw new ConflictError('The branch has changed; try again.');
   await markHeadBranchDeleted(deps.db, ctx.repo.id, name);
-  await announceRefMoves(deps.db, ctx.repo.id, doerId, [{ ref: branchRef(name), oldSha: branch.sha, newSha: zeroSha(branch.sha) }]);
+  await announcePush(deps.db, journalId, ctx.repo.id, doerId, deleted);
 }
 
 /** After the first commit arrives (push, branch API), the repository is no longer empty. */

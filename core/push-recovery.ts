@@ -1,5 +1,7 @@
 // Post-receive work that a crash, or a failing step, left undone. A push moves its references in
-// git first; only then does the API process tell the pull requests (core/push.ts afterPush): those
+// git first; only then does the API process record its webhook events and tell the pull requests
+// (core/push.ts afterPush). The events are journalled (core/push-journal.ts): a push whose events
+// were never recorded is replayed whole, for what git applied. And the pull requests: those
 // from a pushed branch follow it (refs/pull/N/head, head_commit_id), those into it check their
 // mergeability again. A process that dies in between leaves the first naming their old head, so a
 // status posted on the new head reaches no pull request (statuses find theirs by head_commit_id)
@@ -9,13 +11,18 @@
 // that did not happen; and so does a sweep every PUSH_CATCH_UP_SECONDS, for what a failing step
 // (the database away mid-push) left (app/push-catch-up.ts).
 import { isSettledCheck } from '../db/pulls.js';
+import { reposStore } from '../db/repos.js';
+import { nowUnix } from '../db/time.js';
 import { repoDiskPath } from './repositories.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
-import { repositoryBranchMoved, type PushServices } from './push.js';
+import { afterPush, repositoryBranchMoved, type PushServices } from './push.js';
+import { appliedUpdates, forgetPush, journalledPushes, UNAPPLIED_PUSH_KEPT_SECONDS } from './push-journal.js';
 
 export interface MissedPushes {
   /** Open pull requests whose head and base were read. */
   pulls: number;
+  /** References of journalled pushes whose webhook events were recorded now, as `<repo id>:<ref>`. */
+  announced: string[];
   /** Head branches whose move was replayed (their pull requests followed), as `<repo id>:<branch>`. */
   replayed: string[];
   /** Base branches whose pull requests were asked to check again, as `<repo id>:<branch>`. */
@@ -105,32 +112,63 @@ function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map
 }
 
 /**
- * Replays the moves of pushed branches whose post-receive work did not happen. Two database
- * queries (a third per 500 repositories), one read of reference files per repository, and work only for the branches that differ.
+ * The post-receive work of journalled pushes whose webhook events were never recorded (the push's
+ * process died, or its announcement failed), for the updates git applied. A push that applied
+ * nothing is kept for UNAPPLIED_PUSH_KEPT_SECONDS: it may still be sending its pack.
+ */
+async function replayJournalledPushes(services: PushServices, result: MissedPushes, due: (key: string) => boolean): Promise<void> {
+  const pushes = await journalledPushes(services.db);
+  if (pushes.length === 0) return;
+  const paths = await repoPaths(services, [...new Set(pushes.map((p) => p.repoId))]);
+  for (const push of pushes) {
+    try {
+      const path = paths.get(push.repoId);
+      const repo = path ? await reposStore(services.db).byId(push.repoId) : undefined;
+      if (!path || !repo) continue; // deleted: its rows went with it
+      const applied = appliedUpdates(push.updates, await readRefs(path, push.updates.map((u) => u.ref)));
+      if (applied.length === 0) {
+        if (nowUnix() - push.createdUnix > UNAPPLIED_PUSH_KEPT_SECONDS) await forgetPush(services.db, push.id);
+        continue;
+      }
+      if (!due(`push ${push.id}`)) continue;
+      const moved = await afterPush(services, repo, applied, push.pusherId, push.id);
+      result.announced.push(...applied.map((u) => `${push.repoId}:${u.ref}`));
+      result.problems.push(...moved.problems);
+    } catch (err) {
+      result.problems.push(err as Error);
+    }
+  }
+}
+
+/**
+ * Replays the post-receive work of pushes that did not get it: the journalled pushes' first, then
+ * the moves of branches whose pull requests did not follow. Two database queries (a third per 500
+ * repositories), one read of reference files per repository, and work only for what differs.
  */
 export async function followMissedPushes(services: PushServices, opts: CatchUpOptions = {}): Promise<MissedPushes> {
-  const pulls = await openPullTips(services);
-  const from = byRepo(pulls, (p) => p.headRepoId);
-  const into = byRepo(pulls, (p) => p.baseRepoId);
-  const result: MissedPushes = { pulls: pulls.length, replayed: [], rechecked: [], problems: [], differences: new Set() };
-  // The key names where the branch is now: a branch that moved again since is a new difference.
-  const due = (part: 'head' | 'base', repoId: number, branch: string, sha: string) => {
-    const key = `${part} ${repoId} ${sha} ${branch}`;
+  const result: MissedPushes = { pulls: 0, announced: [], replayed: [], rechecked: [], problems: [], differences: new Set() };
+  const due = (key: string) => {
     result.differences.add(key);
     return !opts.onlyIfSeen || opts.onlyIfSeen.has(key);
   };
+  await replayJournalledPushes(services, result, due);
+  const pulls = await openPullTips(services);
+  result.pulls = pulls.length;
+  const from = byRepo(pulls, (p) => p.headRepoId);
+  const into = byRepo(pulls, (p) => p.baseRepoId);
   const paths = await repoPaths(services, [...new Set([...from.keys(), ...into.keys()])]);
   for (const [repoId, path] of paths) { // a repository deleted meanwhile took its pull requests
     try {
       const moves = await missedMoves(path, from.get(repoId) ?? [], into.get(repoId) ?? []);
       for (const [branch, sha] of moves.heads) {
-        if (!due('head', repoId, branch, sha)) continue;
+        // The key names where the branch is now: a branch that moved again since is a new difference.
+        if (!due(`head ${repoId} ${sha} ${branch}`)) continue;
         const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'followers');
         result.replayed.push(`${repoId}:${branch}`);
         result.problems.push(...moved.problems);
       }
       for (const [branch, sha] of moves.bases) {
-        if (!due('base', repoId, branch, sha)) continue;
+        if (!due(`base ${repoId} ${sha} ${branch}`)) continue;
         const moved = await repositoryBranchMoved(services, repoId, branch, sha, 'waiting');
         result.rechecked.push(`${repoId}:${branch}`);
         result.problems.push(...moved.problems);

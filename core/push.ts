@@ -14,7 +14,7 @@ import {
   branchNameOf, branchRef, fetchIntoRepository, getDefaultBranch, isZeroSha, pullHeadRef, resolveRef, setDefaultBranch, updateRef,
 } from '../git/index.js';
 import { baseChangedSignal, headChangedSignal, type PullKey } from '../workflows/pull-messages.js';
-import { announceRefMoves } from './webhooks/ref-events.js';
+import { announcePush } from './push-journal.js';
 import { noteBranchMoved } from './pulls/landing/index.js';
 import { nudgeQueues, type QueueNudger } from './merge-queue/nudge.js';
 import { failingPoint, faultPoint } from './fault-points.js';
@@ -85,10 +85,16 @@ async function moveHead(services: PushServices, headRepo: RepoRow, headPath: str
   await services.db('pull_requests').where({ id: pull.id }).update({ head_commit_id: sha });
 }
 
-export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null): Promise<AfterPushResult> {
+/**
+ * The post-receive work of `updates`, which git has applied. `journalId`: the push's journal row
+ * (core/push-journal.ts), deleted as its webhook events are recorded.
+ */
+export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null, journalId: number | null = null): Promise<AfterPushResult> {
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
-  // Hooks hear of the push (git's update is the change; its events are recorded as soon as it is known).
-  await announceRefMoves(services.db, repo.id, pusherId, updates);
+  faultPoint('push:before-announce');
+  // Hooks hear of the push (git's update is the change; its events are recorded as soon as it is
+  // known, unless a catch-up recorded them first).
+  await announcePush(services.db, journalId, repo.id, pusherId, updates);
   const path = await repoPath(services, repo);
   const branchUpdates = updates
     .map((u) => ({ ...u, branch: branchNameOf(u.ref) }))

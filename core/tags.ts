@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import type { UserRow } from '../db/users.js';
 import { createTag, deleteRef, isValidRefName, listTags, zeroSha, type TagInfo } from '../git/index.js';
 import { announceRefMoves } from './webhooks/ref-events.js';
+import { announcePush, journalledWrite } from './push-journal.js';
 
 export interface TagDeps {
   db: Knex;
@@ -54,6 +55,8 @@ export async function deleteRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserR
   const tag = ctx.repo.is_empty ? undefined : (await listTags(path)).find((t) => t.name.toLowerCase() === name.toLowerCase());
   if (!tag) throw new NotFoundError();
   if (!(await tagChangeAllowed(deps.db, ctx.repo.id, tag.name, doer))) throw new UnprocessableError(TAG_PROTECTED_DELETE);
-  if (!(await deleteRef(path, `refs/tags/${tag.name}`, tag.id, { reason: 'tag deleted' }))) throw new ConflictError('The tag has changed meanwhile; try again.');
-  await announceRefMoves(deps.db, ctx.repo.id, doer.id, [{ ref: `refs/tags/${tag.name}`, oldSha: tag.id, newSha: zeroSha(tag.id) }]);
+  const deleted = [{ ref: `refs/tags/${tag.name}`, oldSha: tag.id, newSha: zeroSha(tag.id) }];
+  const journalId = await journalledWrite(deps.db, ctx.repo.id, doer.id, deleted, () => deleteRef(path, `refs/tags/${tag.name}`, tag.id, { reason: 'tag deleted' }));
+  if (journalId === null) throw new ConflictError('The tag has changed meanwhile; try again.');
+  await announcePush(deps.db, journalId, ctx.repo.id, doer.id, deleted);
 }

@@ -20,6 +20,7 @@ import * as repoLicenses from './migrations/0024_repo_licenses.js';
 import * as webhooks from './migrations/0030_webhooks.js';
 import * as mergeQueue from './migrations/0050_merge_queue.js';
 import * as pullHeadIndex from './migrations/0051_pull_head_index.js';
+import * as pushJournal from './migrations/0052_push_journal.js';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -44,6 +45,7 @@ export const migrations: ReadonlyArray<readonly [string, Migration]> = [
   ['0030_webhooks', webhooks],
   ['0050_merge_queue', mergeQueue],
   ['0051_pull_head_index', pullHeadIndex],
+  ['0052_push_journal', pushJournal],
 ];
 
 const source: Knex.MigrationSource<readonly [string, Migration]> = {

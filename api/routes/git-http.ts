@@ -8,6 +8,7 @@ import { canPush, protectionFor } from '../../core/branch-protection.js';
 import { ForbiddenError, NotFoundError, ServiceError } from '../../core/errors.js';
 import { atLeast, repoAccessMode, type RepoContext } from '../../core/permissions.js';
 import { afterPush } from '../../core/push.js';
+import { appliedUpdates, forgetPush, journalPush } from '../../core/push-journal.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { tagChangeAllowedBy, tagRules } from '../../core/tag-protection.js';
 import type { ProtectedTagRow } from '../../db/protected-tags.js';
@@ -16,7 +17,7 @@ import { reposStore } from '../../db/repos.js';
 import { usersStore } from '../../db/users.js';
 import {
   advertiseRefs, branchNameOf, decodeRequestBody, isGitService, isValidBranchName, isValidRefName, isZeroSha,
-  readReceivePackRequest, resolveRef, runServiceRpc, sanitizeGitProtocol, serviceContentType, ProtocolError,
+  readReceivePackRequest, readRefs, runServiceRpc, sanitizeGitProtocol, serviceContentType, ProtocolError,
   type GitService, type ReceiveCommand,
 } from '../../git/index.js';
 
@@ -152,9 +153,18 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
         denyNonFastForwards = true;
       }
     }
-    const child = runServiceRpc(ctx.path, 'git-receive-pack', parsed.body, {
-      gitProtocol: sanitizeGitProtocol(request.headers['git-protocol']), denyNonFastForwards,
-    });
+    // Journalled before git may move anything: a crash before its events are recorded leaves them
+    // to the next catch-up (core/push-journal.ts).
+    const journalId = await journalPush(db, ctx.repo.id, request.doer?.id ?? null, parsed.commands);
+    let child;
+    try {
+      child = runServiceRpc(ctx.path, 'git-receive-pack', parsed.body, {
+        gitProtocol: sanitizeGitProtocol(request.headers['git-protocol']), denyNonFastForwards,
+      });
+    } catch (err) {
+      await forgetPush(db, journalId);
+      throw err;
+    }
     child.stderr.resume();
     // The response ends only after the post-receive work, so a client that sees its push finish
     // also sees the pull requests moved.
@@ -163,14 +173,12 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
     child.once('close', () => {
       void (async () => {
         try {
-          const applied = [];
-          for (const cmd of parsed.commands) {
-            const now = await resolveRef(ctx.path, cmd.ref).catch(() => null);
-            if ((isZeroSha(cmd.newSha) && now === null) || now === cmd.newSha) applied.push(cmd);
-          }
+          const applied = appliedUpdates(parsed.commands, await readRefs(ctx.path, parsed.commands.map((c) => c.ref)));
           if (applied.length > 0) {
-            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, applied, request.doer?.id ?? null);
+            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, applied, request.doer?.id ?? null, journalId);
             for (const problem of result.problems) request.log.warn({ err: problem }, 'post-receive step failed');
+          } else {
+            await forgetPush(db, journalId);
           }
         } catch (err) {
           request.log.error({ err }, 'post-receive failed');

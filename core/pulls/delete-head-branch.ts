@@ -2,7 +2,7 @@
 // request uses it; pull requests based on it are retargeted to the merged one's base first).
 import { branchRef, deleteRef, resolveRef, zeroSha } from '../../git/index.js';
 import { recordHookEvent } from '../webhooks/outbox.js';
-import { announceRefMoves } from '../webhooks/ref-events.js';
+import { announcePush, journalledWrite } from '../push-journal.js';
 import { usersStore } from '../../db/users.js';
 import { pullsStore } from '../../db/pulls.js';
 import { nowUnix } from '../../db/time.js';
@@ -40,11 +40,12 @@ export async function deleteMergedHeadBranch(deps: OperationDeps, key: PullKey, 
       await recordHookEvent(trx, { repoId: ctx.baseRepo.id, event: 'pull_request', action: 'edited', doerId: doer.id, detail: { kind: 'issue', issueId: child.issue_id, changes: { ref: ctx.pull.head_branch } } });
     });
   }
-  if (!(await deleteRef(ctx.headPath, branchRef(ctx.pull.head_branch), sha))) {
-    return { status: 409, body: { message: 'the head branch moved while it was being deleted' } };
-  }
+  const deleted = [{ ref: branchRef(ctx.pull.head_branch), oldSha: sha, newSha: zeroSha(sha) }];
+  const { headPath } = ctx;
+  const journalId = await journalledWrite(deps.db, ctx.headRepo.id, doer.id, deleted, () => deleteRef(headPath, branchRef(ctx.pull.head_branch), sha));
+  if (journalId === null) return { status: 409, body: { message: 'the head branch moved while it was being deleted' } };
   await pulls.update(ctx.pull.id, { head_branch_deleted: true });
-  await announceRefMoves(deps.db, ctx.headRepo.id, doer.id, [{ ref: branchRef(ctx.pull.head_branch), oldSha: sha, newSha: zeroSha(sha) }]);
+  await announcePush(deps.db, journalId, ctx.headRepo.id, doer.id, deleted);
   try {
     await addComment(deps.db, { issueId: ctx.issue.id, posterId: doer.id, type: 'delete_branch', content: ctx.pull.head_branch });
     await deps.db('issues').where({ id: ctx.issue.id }).update({ updated_unix: nowUnix() });

@@ -13,6 +13,9 @@ import { cloneUrl, fixtureToken } from '../repos/fixtures.js';
 import { baseLog, openPull, refOf, scheduledBurst, waitFor, widgetRepoId } from '../merge/world.js';
 import { startApiProcess } from './worker-process.js';
 import { followMissedPushes } from '../../core/push-recovery.js';
+import { announcePush, journalPush, UNAPPLIED_PUSH_KEPT_SECONDS } from '../../core/push-journal.js';
+import { nowUnix } from '../../db/time.js';
+import { zeroSha } from '../../git/index.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import type { PullWorld } from '../pulls/fixtures.js';
 
@@ -46,11 +49,26 @@ async function apiProcess(t: Tap, w: PullWorld, env: Record<string, string>) {
   return { ...api, pushUrl: cloneUrl(api.base, '/alice/widget.git', 'alice', (await fixtureToken(w.app, 'alice'))!) };
 }
 
-/** An API process that dies in the post-receive work of the first push it takes. */
-function crashingApi(t: Tap, w: PullWorld) {
+/** An API process that dies in the post-receive work of the first push it takes, at `point`. */
+function crashingApi(t: Tap, w: PullWorld, point = 'push:before-followers') {
   const faults = mkdtempSync(join(tmpdir(), 'pullhost-push-crash-'));
   t.teardown(() => rmSync(faults, { recursive: true, force: true }));
-  return apiProcess(t, w, { PULLHOST_FAULTS: 'push:before-followers', PULLHOST_FAULTS_DIR: faults });
+  return apiProcess(t, w, { PULLHOST_FAULTS: point, PULLHOST_FAULTS_DIR: faults });
+}
+
+/** A hook on alice/widget that hears pushes and branch creation: ref events are recorded only when one does. */
+async function pushHook(t: Tap, w: PullWorld): Promise<void> {
+  const hook = await w.api({ method: 'POST', url: '/api/v1/repos/alice/widget/hooks', as: 'alice', body: { type: 'gitea', active: true, config: { url: 'http://127.0.0.1:9/', content_type: 'json' }, events: ['push', 'create'] } });
+  t.equal(hook.statusCode, 201, hook.statusCode === 201 ? 'a hook hears pushes' : hook.body);
+}
+
+/** How many `event` events the outbox holds for a reference moved to `sha`. */
+async function refEvents(w: PullWorld, event: string, sha: string): Promise<number> {
+  return (await w.db('webhook_events').where({ event }).andWhere('detail', 'like', `%"after":"${sha}"%`).select('id')).length;
+}
+
+async function journalled(w: PullWorld): Promise<number> {
+  return (await w.db('push_journal').select('id')).length;
 }
 
 t.test('a push cut short by a crash is followed by the next API process; its auto-merge then lands', async (t) => {
@@ -60,6 +78,7 @@ t.test('a push cut short by a crash is followed by the next API process; its aut
   const row = async () => w.db('pull_requests').where({ base_repo_id: repoId, index }).first();
   const oldHead = refOf(w, `refs/pull/${index}/head`)!;
   t.equal((await row()).head_commit_id, oldHead, 'the pull request names its head');
+  await pushHook(t, w);
 
   const crashing = await crashingApi(t, w);
 
@@ -76,6 +95,8 @@ t.test('a push cut short by a crash is followed by the next API process; its aut
   t.equal(refOf(w, `refs/pull/${index}/head`), newHead, 'and so does the head reference');
   const logged = await waitFor(async () => next.api.output().includes('caught up pushes a crash left unfollowed'), 5_000, 50);
   t.ok(logged, logged ? 'the catch-up is logged' : `the catch-up is logged: ${next.api.output().slice(-500)}`);
+  t.equal(await refEvents(w, 'push', newHead), 1, 'the push\'s event, recorded before the crash, is not recorded again');
+  t.equal(await journalled(w), 0, 'no push is left in the journal');
 
   // The check of the new head turns green: the auto-merge scheduled before the crash lands it.
   const posted = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/statuses/${newHead}`, as: 'alice', body: { state: 'success', context: 'ci' } });
@@ -160,4 +181,41 @@ t.test('a sweep replays only the differences the sweep before also found', async
   t.same(second.replayed, [`${repoId}:twice`], 'found again, it is replayed');
   t.equal((await row()).head_commit_id, newHead, 'the pull request names the new head');
   t.same(second.problems, [], 'without problems');
+
+  // A push's events are recorded by whoever takes its journal row: its own process or a catch-up.
+  await pushHook(t, w);
+  const update = { ref: 'refs/heads/claimed', oldSha: zeroSha(newHead), newSha: newHead };
+  const claimed = await journalPush(w.db, repoId, w.users.alice.id, [update]);
+  t.equal(await announcePush(w.db, claimed, repoId, w.users.alice.id, [update]), true, 'the first to take a push\'s row records its events');
+  t.equal(await announcePush(w.db, claimed, repoId, w.users.alice.id, [update]), false, 'the second finds it taken');
+  t.same([await refEvents(w, 'create', newHead), await refEvents(w, 'push', newHead)], [1, 1], 'and its events are recorded once');
+
+  // A journalled push that git did not apply may still be sending its pack: it is kept, for a while.
+  const unapplied = await journalPush(w.db, repoId, w.users.alice.id, [{ ref: 'refs/heads/uploading', oldSha: zeroSha(newHead), newSha: newHead }]);
+  const third = await followMissedPushes(services);
+  t.same(third.announced, [], 'nothing is recorded for a push git did not apply');
+  t.equal(await journalled(w), 1, 'the push is kept');
+  await w.db('push_journal').where({ id: unapplied }).update({ created_unix: nowUnix() - UNAPPLIED_PUSH_KEPT_SECONDS - 1 });
+  await followMissedPushes(services);
+  t.equal(await journalled(w), 0, 'and dropped once older than a push can take');
+});
+
+t.test('a push whose webhook events a crash kept from being recorded: the next API process records them, once', async (t) => {
+  const w = await pullWorld(t);
+  await pushHook(t, w);
+  const crashing = await crashingApi(t, w, 'push:before-announce');
+  const sha = await pushChange(w, crashing.pushUrl, 'main', 'README.md', 'announced late\n');
+  t.equal(await crashing.api.exited, 137, 'the API process died before recording the push\'s events');
+  t.equal(refOf(w, 'refs/heads/main'), sha, 'git had moved main');
+  t.equal(await refEvents(w, 'push', sha), 0, 'no push event was recorded');
+  t.equal(await journalled(w), 1, 'the push is in the journal');
+
+  const next = await startApiProcess(t, w.config);
+  t.ok(await waitFor(async () => (await refEvents(w, 'push', sha)) === 1, 30_000, 100), 'the next API process records the push event');
+  t.equal(await journalled(w), 0, 'and takes the push out of the journal');
+  const logged = await waitFor(async () => next.api.output().includes('caught up pushes a crash left unfollowed'), 5_000, 50);
+  t.ok(logged, logged ? 'the catch-up is logged' : `the catch-up is logged: ${next.api.output().slice(-500)}`);
+  const again = await followMissedPushes({ db: w.db, config: w.config, pullWorkflows: w.pullWorkflows });
+  t.same(again.announced, [], 'a catch-up after it finds nothing to record');
+  t.equal(await refEvents(w, 'push', sha), 1, 'the event is there once');
 });

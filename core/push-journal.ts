@@ -1,0 +1,84 @@
+// The push journal (db/migrations/0052_push_journal.ts): a push's row is written before git moves
+// its references and deleted in the transaction that records its webhook events. A process that
+// dies in between leaves the row, and the next catch-up (core/push-recovery.ts) records the events
+// of the updates git applied. Whoever deletes the row records them, so they are recorded once even
+// when a catch-up and the push's own process race.
+import type { Knex } from 'knex';
+import { nowUnix } from '../db/time.js';
+import { isZeroSha } from '../git/index.js';
+import { recordRefEvents } from './webhooks/ref-events.js';
+
+export interface JournalledUpdate {
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
+
+export interface JournalledPush {
+  id: number;
+  repoId: number;
+  pusherId: number | null;
+  updates: JournalledUpdate[];
+  createdUnix: number;
+}
+
+/**
+ * How long a push that applied nothing is kept. It died before git moved anything, or is still
+ * sending its pack: a push of gigabytes takes a while, and deleting its row would lose its events.
+ */
+export const UNAPPLIED_PUSH_KEPT_SECONDS = 7 * 24 * 3600;
+
+/** Writes the journal row of a push about to be applied; returns its id. */
+export async function journalPush(db: Knex, repoId: number, pusherId: number | null, updates: JournalledUpdate[]): Promise<number> {
+  const commands = JSON.stringify(updates.map(({ ref, oldSha, newSha }) => ({ ref, oldSha, newSha })));
+  const [id] = await db('push_journal').insert({ repo_id: repoId, pusher_id: pusherId, commands, created_unix: nowUnix() });
+  return Number(id);
+}
+
+/** Drops the row of a push that applied nothing (git refused it, or the request failed before git ran). */
+export async function forgetPush(db: Knex, id: number): Promise<void> {
+  await db('push_journal').where({ id }).del();
+}
+
+/**
+ * Journals `updates` around git's write of them (`write` answers whether git applied it): the id of
+ * the journal row when it did, for announcePush; null, and no row, when it did not. A write that
+ * throws leaves no row either.
+ */
+export async function journalledWrite(db: Knex, repoId: number, pusherId: number | null, updates: JournalledUpdate[], write: () => Promise<boolean>): Promise<number | null> {
+  const id = await journalPush(db, repoId, pusherId, updates);
+  let applied = false;
+  try {
+    applied = await write();
+  } finally {
+    if (!applied) await forgetPush(db, id);
+  }
+  return applied ? id : null;
+}
+
+/**
+ * Records the webhook events of a push's applied updates and deletes its journal row, in one
+ * transaction. With no journal row (`journalId` null) the events are simply recorded. False when
+ * the row was gone: a catch-up recorded them already.
+ */
+export async function announcePush(db: Knex, journalId: number | null, repoId: number, pusherId: number | null, updates: JournalledUpdate[]): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    if (journalId !== null && (await trx('push_journal').where({ id: journalId }).del()) === 0) return false;
+    await recordRefEvents(trx, repoId, pusherId, updates);
+    return true;
+  });
+}
+
+/** Every journalled push, oldest first. */
+export async function journalledPushes(db: Knex): Promise<JournalledPush[]> {
+  const rows = await db('push_journal').orderBy('id').select('id', 'repo_id', 'pusher_id', 'commands', 'created_unix');
+  return rows.map((r: Record<string, unknown>) => ({
+    id: Number(r.id), repoId: Number(r.repo_id), pusherId: r.pusher_id === null ? null : Number(r.pusher_id),
+    updates: JSON.parse(String(r.commands)) as JournalledUpdate[], createdUnix: Number(r.created_unix),
+  }));
+}
+
+/** The updates of a push that are in git now, given where its references are (`current`, absent: no such reference). */
+export function appliedUpdates(updates: JournalledUpdate[], current: Map<string, string>): JournalledUpdate[] {
+  return updates.filter((u) => (isZeroSha(u.newSha) ? !current.has(u.ref) : current.get(u.ref) === u.newSha));
+}
