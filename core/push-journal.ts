@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { nowUnix } from '../db/time.js';
 import { isZeroSha } from '../git/index.js';
 import { recordRefEvents } from './webhooks/ref-events.js';
+import { faultPoint } from './fault-points.js';
 
 export interface JournalledUpdate {
   ref: string;
@@ -62,6 +63,7 @@ export async function journalledWrite(db: Knex, repoId: number, pusherId: number
  * the row was gone: a catch-up recorded them already.
  */
 export async function announcePush(db: Knex, journalId: number | null, repoId: number, pusherId: number | null, updates: JournalledUpdate[]): Promise<boolean> {
+  if (journalId !== null) faultPoint('push:before-announce');
   return db.transaction(async (trx) => {
     if (journalId !== null && (await trx('push_journal').where({ id: journalId }).del()) === 0) return false;
     await recordRefEvents(trx, repoId, pusherId, updates);

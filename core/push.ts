@@ -91,7 +91,6 @@ async function moveHead(services: PushServices, headRepo: RepoRow, headPath: str
  */
 export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null, journalId: number | null = null): Promise<AfterPushResult> {
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
-  faultPoint('push:before-announce');
   // Hooks hear of the push (git's update is the change; its events are recorded as soon as it is
   // known, unless a catch-up recorded them first).
   await announcePush(services.db, journalId, repo.id, pusherId, updates);

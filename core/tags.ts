@@ -9,8 +9,7 @@ import { TAG_PROTECTED_CREATE, TAG_PROTECTED_DELETE, tagChangeAllowed } from './
 import { repoDiskPath } from './repositories.js';
 import type { Knex } from 'knex';
 import type { UserRow } from '../db/users.js';
-import { createTag, deleteRef, isValidRefName, listTags, zeroSha, type TagInfo } from '../git/index.js';
-import { announceRefMoves } from './webhooks/ref-events.js';
+import { deleteRef, isValidRefName, listTags, updateRef, writeTagObject, zeroSha, type TagInfo } from '../git/index.js';
 import { announcePush, journalledWrite } from './push-journal.js';
 
 export interface TagDeps {
@@ -41,12 +40,16 @@ export async function createRepoTag(deps: TagDeps, ctx: RepoContext, doer: UserR
   if (existing.some((t) => t.name.toLowerCase() === input.name.toLowerCase())) throw new ConflictError(`tag already exists [name: ${input.name}]`);
   if (!(await tagChangeAllowed(deps.db, ctx.repo.id, input.name, doer))) throw new UnprocessableError(TAG_PROTECTED_CREATE);
   if (!isValidTagName(input.name)) throw new UnprocessableError(`release tag name is not valid [tag_name: ${input.name}]`);
-  const created = await createTag(path, input.name, commit, { message: input.message, tagger: { ...SERVER_TAGGER, date: new Date() } })
-    .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `tag ${input.name}`); });
-  if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
+  const ref = `refs/tags/${input.name}`;
+  const tagged = await writeTagObject(path, input.name, commit, { message: input.message, tagger: { ...SERVER_TAGGER, date: new Date() } })
+    .catch((err: Error) => { throw storageFailure(err) ?? err; });
+  const created = [{ ref, oldSha: zeroSha(tagged), newSha: tagged }];
+  const journalId = await journalledWrite(deps.db, ctx.repo.id, doer.id, created, () =>
+    updateRef(path, ref, tagged, null, { reason: 'tag created' }).catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `tag ${input.name}`); }));
+  if (journalId === null) throw new ConflictError(`tag already exists [name: ${input.name}]`);
+  await announcePush(deps.db, journalId, ctx.repo.id, doer.id, created);
   const tag = (await listTags(path)).find((t) => t.name === input.name);
   if (!tag) throw new NotFoundError(`tag doesn't exist: ${input.name}`);
-  await announceRefMoves(deps.db, ctx.repo.id, doer.id, [{ ref: `refs/tags/${tag.name}`, oldSha: zeroSha(tag.id), newSha: tag.id }]);
   return tag;
 }
 

@@ -104,20 +104,26 @@ export async function readTagObject(repoPath: string, sha: string): Promise<Anno
  * Creates refs/tags/<name> at `commit`: an annotated tag object first when `message` is not empty.
  * Returns false when the tag already exists (nothing is changed then).
  */
-export async function createTag(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<boolean> {
-  const ref = `refs/tags/${name}`;
-  assertValidRefName(ref);
+/**
+ * What tag `name` on `commit` names: with a message, a new annotated tag object (written now),
+ * else the commit itself (a lightweight tag). The reference is not written.
+ */
+export async function writeTagObject(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<string> {
+  assertValidRefName(`refs/tags/${name}`);
   // git tag refuses such names too; other tools would read them as options.
   if (name.startsWith('-')) throw new TypeError(`invalid tag name: ${JSON.stringify(name)}`);
   if (!isValidSha(commit)) throw new TypeError(`invalid commit: ${commit}`);
-  let target = commit;
   const message = opts.message ?? '';
-  if (message.length > 0) {
-    if (!opts.tagger) throw new TypeError('an annotated tag needs a tagger');
-    const env = identityEnv({ author: opts.tagger, committer: opts.tagger });
-    const when = gitTimestamp(opts.tagger.date instanceof Date ? opts.tagger.date : new Date()).slice(1);
-    const body = `object ${commit}\ntype commit\ntag ${name}\ntagger ${env.GIT_COMMITTER_NAME} <${env.GIT_COMMITTER_EMAIL}> ${when}\n\n${cleanupMessage(message)}`;
-    target = (await gitOk(['mktag'], { cwd: repoPath, input: body })).trim();
-  }
-  return updateRef(repoPath, ref, target, null, { reason: 'tag created' });
+  if (message.length === 0) return commit;
+  if (!opts.tagger) throw new TypeError('an annotated tag needs a tagger');
+  const env = identityEnv({ author: opts.tagger, committer: opts.tagger });
+  const when = gitTimestamp(opts.tagger.date instanceof Date ? opts.tagger.date : new Date()).slice(1);
+  const body = `object ${commit}\ntype commit\ntag ${name}\ntagger ${env.GIT_COMMITTER_NAME} <${env.GIT_COMMITTER_EMAIL}> ${when}\n\n${cleanupMessage(message)}`;
+  return (await gitOk(['mktag'], { cwd: repoPath, input: body })).trim();
+}
+
+/** Creates tag `name` (see writeTagObject); false when a tag of that name exists. */
+export async function createTag(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<boolean> {
+  const target = await writeTagObject(repoPath, name, commit, opts);
+  return updateRef(repoPath, `refs/tags/${name}`, target, null, { reason: 'tag created' });
 }

@@ -3,7 +3,8 @@
 // from the branch names its new head again, and a status posted on that head lands its auto-merge
 // (statuses find their pull requests by the recorded head); a pull request into the branch checks
 // its mergeability against the new base. A post-receive step that fails without a crash is caught up
-// by the running process's next sweeps.
+// by the running process's next sweeps. Webhook events a crash kept from being recorded (a push's,
+// an API tag's) are recorded by the next catch-up, once (core/push-journal.ts).
 import t, { type Test as Tap } from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -218,4 +219,22 @@ t.test('a push whose webhook events a crash kept from being recorded: the next A
   const again = await followMissedPushes({ db: w.db, config: w.config, pullWorkflows: w.pullWorkflows });
   t.same(again.announced, [], 'a catch-up after it finds nothing to record');
   t.equal(await refEvents(w, 'push', sha), 1, 'the event is there once');
+});
+
+t.test('a tag the API created just before a crash: the next API process records its event', async (t) => {
+  const w = await pullWorld(t);
+  await pushHook(t, w);
+  const crashing = await crashingApi(t, w, 'push:before-announce');
+  const token = (await w.tokenHeader('alice')).authorization!;
+  await fetch(`${crashing.base}/api/v1/repos/alice/widget/tags`, {
+    method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify({ tag_name: 'v1.0', message: 'first release' }),
+  }).catch(() => null); // the process dies before it answers
+  t.equal(await crashing.api.exited, 137, 'the API process died before recording the tag\'s events');
+  const tag = refOf(w, 'refs/tags/v1.0');
+  t.ok(tag, 'git had written the tag');
+  t.equal(await refEvents(w, 'create', tag!), 0, 'no create event was recorded');
+
+  await startApiProcess(t, w.config);
+  t.ok(await waitFor(async () => (await refEvents(w, 'create', tag!)) === 1, 30_000, 100), 'the next API process records the tag\'s create event');
+  t.equal(await journalled(w), 0, 'and empties the journal');
 });
