@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { createLogger, logStream } from './logger.js';
 import { startIdleCollection } from './idle-gc.js';
 import { startPushCatchUp } from './push-catch-up.js';
+import { useDataGitHome } from './git-home.js';
 import { temporalConnectionSettings, workerTuning } from './temporal-settings.js';
 import { temporalCliPath } from './paths.js';
 import { startDevServer, type DevServer } from './temporal-dev-server.js';
@@ -57,6 +58,7 @@ async function openAndMigrate(config: Config, log: DatabaseLog): Promise<Db> {
 
 export async function startRuntime(config: Config, role: Role): Promise<Runtime> {
   const log = createLogger(config.LOG_LEVEL);
+  useDataGitHome(config.APP_DATA_PATH);
   installTemporalRuntime(log);
   // Every role: a worker's bursts leave garbage as the API's do (the API also starts it: tests build it alone).
   startIdleCollection(config.IDLE_GC_SECONDS);

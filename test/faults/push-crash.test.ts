@@ -6,7 +6,7 @@
 // by the running process's next sweeps. Webhook events a crash kept from being recorded (a push's,
 // an API tag's) are recorded by the next catch-up, once (core/push-journal.ts).
 import t, { type Test as Tap } from 'tap';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pullWorld } from '../pulls/fixtures.js';
@@ -50,11 +50,15 @@ async function apiProcess(t: Tap, w: PullWorld, env: Record<string, string>) {
   return { ...api, pushUrl: cloneUrl(api.base, '/alice/widget.git', 'alice', (await fixtureToken(w.app, 'alice'))!) };
 }
 
-/** An API process that dies in the post-receive work of the first push it takes, at `point`. */
-function crashingApi(t: Tap, w: PullWorld, point = 'push:before-followers') {
+/**
+ * An API process that dies in the post-receive work of the first push it takes, at `point`, with a
+ * temporary directory of its own (`tmp`: what a killed process leaves there shows).
+ */
+async function crashingApi(t: Tap, w: PullWorld, point = 'push:before-followers') {
   const faults = mkdtempSync(join(tmpdir(), 'pullhost-push-crash-'));
-  t.teardown(() => rmSync(faults, { recursive: true, force: true }));
-  return apiProcess(t, w, { PULLHOST_FAULTS: point, PULLHOST_FAULTS_DIR: faults });
+  const tmp = mkdtempSync(join(tmpdir(), 'pullhost-push-crash-tmp-'));
+  t.teardown(() => [faults, tmp].forEach((d) => rmSync(d, { recursive: true, force: true })));
+  return { ...await apiProcess(t, w, { PULLHOST_FAULTS: point, PULLHOST_FAULTS_DIR: faults, TMPDIR: tmp }), tmp };
 }
 
 /** A hook on alice/widget that hears pushes and branch creation: ref events are recorded only when one does. */
@@ -210,6 +214,9 @@ t.test('a push whose webhook events a crash kept from being recorded: the next A
   t.equal(refOf(w, 'refs/heads/main'), sha, 'git had moved main');
   t.equal(await refEvents(w, 'push', sha), 0, 'no push event was recorded');
   t.equal(await journalled(w), 1, 'the push is in the journal');
+  // git ran (the push) with the private home under the data directory, which outlives the process.
+  t.same(readdirSync(crashing.tmp).filter((n) => n.startsWith('pullhost-git-home-')), [], 'the killed process left no git home in its temporary directory');
+  t.equal(statSync(join(w.config.APP_DATA_PATH, 'git-home')).mode & 0o777, 0o700, 'its git home is the private one under the data directory');
 
   const next = await startApiProcess(t, w.config);
   t.ok(await waitFor(async () => (await refEvents(w, 'push', sha)) === 1, 30_000, 100), 'the next API process records the push event');
