@@ -101,10 +101,6 @@ export async function readTagObject(repoPath: string, sha: string): Promise<Anno
 }
 
 /**
- * Creates refs/tags/<name> at `commit`: an annotated tag object first when `message` is not empty.
- * Returns false when the tag already exists (nothing is changed then).
- */
-/**
  * What tag `name` on `commit` names: with a message, a new annotated tag object (written now),
  * else the commit itself (a lightweight tag). The reference is not written.
  */
@@ -122,7 +118,10 @@ export async function writeTagObject(repoPath: string, name: string, commit: str
   return (await gitOk(['mktag'], { cwd: repoPath, input: body })).trim();
 }
 
-/** Creates tag `name` (see writeTagObject); false when a tag of that name exists. */
+/**
+ * Creates refs/tags/<name> at `commit`: an annotated tag object first when `message` is not empty.
+ * Returns false when the tag already exists (nothing is changed then).
+ */
 export async function createTag(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<boolean> {
   const target = await writeTagObject(repoPath, name, commit, opts);
   return updateRef(repoPath, `refs/tags/${name}`, target, null, { reason: 'tag created' });
