@@ -37,16 +37,14 @@ export class DiffDiskCache {
   /** File name → size, least recently used first. */
   private readonly files = new Map<string, number>();
   private used = 0;
-  private readonly ready: Promise<void>;
+  /** The directory made and what an earlier run left counted: at the first open, not at start. */
+  private ready: Promise<void> | null = null;
 
   /** Whole diffs by key, most recently read last; each up to a quarter of the bound. */
   private readonly memory: ByteLru;
 
   constructor(private readonly dir: string, private readonly maxTotal: number, private readonly maxOne: number, memoryBytes = 0) {
     this.memory = new ByteLru(memoryBytes, 4);
-    // A directory that cannot be made or read leaves the cache empty; writes into it then fail and
-    // are abandoned, and the diff is served from git as without a cache.
-    this.ready = this.enabled ? this.scan().catch(() => undefined) : Promise.resolve();
   }
 
   get enabled(): boolean {
@@ -57,12 +55,19 @@ export class DiffDiskCache {
     return createHash('sha256').update(parts.join('\0')).digest('hex');
   }
 
-  /** The kept diff of `key`, from memory or opened (so a concurrent eviction cannot take it away), or null. */
+  /**
+   * The kept diff of `key`, from memory or opened (so a concurrent eviction cannot take it away), or
+   * null. The first call makes the directory that `capture` writes into.
+   */
   async open(key: string): Promise<CachedDiff | null> {
     if (!this.enabled) return null;
     const held = this.memory.get<Buffer>(key);
     if (held) return { stream: viewsOf(held), size: held.length };
-    await this.ready;
+    // Made at the first diff asked for, not when the service starts: a data directory removed
+    // meanwhile (a test's, at its end) is not made again by a scan that started late. A directory
+    // that cannot be made or read leaves the cache empty; writes into it then fail and are
+    // abandoned, and the diff is served from git as without a cache.
+    await (this.ready ??= this.scan().catch(() => undefined));
     const name = `${key}.diff`;
     const fh = await open(join(this.dir, name), 'r').catch(() => null);
     if (!fh) return null;
@@ -84,7 +89,7 @@ export class DiffDiskCache {
     return { stream: fh.createReadStream({ highWaterMark: CHUNK }), size };
   }
 
-  /** `source` passed through unchanged, and kept under `key` once it has ended whole. */
+  /** `source` passed through unchanged, and kept under `key` once it has ended whole (after an `open` that missed). */
   capture(key: string, source: Readable): Readable {
     if (!this.enabled) return source;
     const name = `${key}.diff`;

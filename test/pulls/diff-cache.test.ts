@@ -1,7 +1,8 @@
 // The .diff disk cache on its own: a whole answer is kept and served back; an answer abandoned
 // mid-stream is not kept and stops its source (git); the total stays under its bound; the diffs
-// read most recently are also held in memory, within a bound of their own.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// read most recently are also held in memory, within a bound of their own; the directory is made
+// at the first diff asked for.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -69,4 +70,18 @@ t.test('the diffs read most recently are held whole in memory, within their own 
   t.ok(await without.open('small'));
   for (const f of readdirSync(join(dir)).filter((f) => f.startsWith('none-'))) rmSync(join(dir, f), { recursive: true, force: true });
   t.equal(await without.open('small'), null, 'no memory bound: nothing held');
+});
+
+t.test('the directory is made at the first diff asked for, not when the cache is made', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'diff-cache-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const cache = new DiffDiskCache(join(dir, 'diffs'), 1000, 1000);
+  await settle();
+  // A service whose data directory is removed before it serves a diff (a test's) does not make it again.
+  t.notOk(existsSync(join(dir, 'diffs')), 'not made by making the cache');
+  t.equal(await cache.open('first'), null);
+  t.ok(existsSync(join(dir, 'diffs')), 'made by the first open');
+  t.equal(await text(cache.capture('first', Readable.from([Buffer.from('kept')]))), 'kept');
+  await settle();
+  t.equal((await cache.open('first'))?.size, 4, 'and the capture after it is kept there');
 });
