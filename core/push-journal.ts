@@ -5,7 +5,7 @@
 // when a catch-up and the push's own process race.
 import type { Knex } from 'knex';
 import { nowUnix } from '../db/time.js';
-import { isZeroSha } from '../git/index.js';
+import { isAncestor, isZeroSha } from '../git/index.js';
 import { recordRefEvents } from './webhooks/ref-events.js';
 import { faultPoint } from './fault-points.js';
 
@@ -83,4 +83,22 @@ export async function journalledPushes(db: Knex): Promise<JournalledPush[]> {
 /** The updates of a push that are in git now, given where its references are (`current`, absent: no such reference). */
 export function appliedUpdates(updates: JournalledUpdate[], current: Map<string, string>): JournalledUpdate[] {
   return updates.filter((u) => (isZeroSha(u.newSha) ? !current.has(u.ref) : current.get(u.ref) === u.newSha));
+}
+
+/**
+ * The updates of a push that git applied and a later push has built on since: the reference moved
+ * on from the new commit, which is in its history. Their events are still this push's to record;
+ * the later push did the rest. A reference rewound or force-pushed past the commit tells nothing,
+ * and neither does one still at the update's old commit (a rewind not applied yet): those are left
+ * as not applied.
+ */
+export async function supersededUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>): Promise<JournalledUpdate[]> {
+  const found: JournalledUpdate[] = [];
+  for (const u of updates) {
+    const now = current.get(u.ref);
+    if (isZeroSha(u.newSha) || now === undefined || now === u.newSha || now === u.oldSha) continue;
+    // A commit the repository does not have (its pack never arrived) is in no history.
+    if (await isAncestor(repoPath, u.newSha, now).catch(() => false)) found.push(u);
+  }
+  return found;
 }

@@ -16,7 +16,7 @@ import { nowUnix } from '../db/time.js';
 import { repoDiskPath } from './repositories.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
 import { afterPush, repositoryBranchMoved, type PushServices } from './push.js';
-import { appliedUpdates, forgetPush, journalledPushes, UNAPPLIED_PUSH_KEPT_SECONDS } from './push-journal.js';
+import { appliedUpdates, forgetPush, journalledPushes, supersededUpdates, UNAPPLIED_PUSH_KEPT_SECONDS } from './push-journal.js';
 
 export interface MissedPushes {
   /** Open pull requests whose head and base were read. */
@@ -113,8 +113,9 @@ function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map
 
 /**
  * The post-receive work of journalled pushes whose webhook events were never recorded (the push's
- * process died, or its announcement failed), for the updates git applied. A push that applied
- * nothing is kept for UNAPPLIED_PUSH_KEPT_SECONDS: it may still be sending its pack.
+ * process died, or its announcement failed), for the updates git applied; of those a later push
+ * has built on since, only the events. A push that applied nothing is kept for
+ * UNAPPLIED_PUSH_KEPT_SECONDS: it may still be sending its pack.
  */
 async function replayJournalledPushes(services: PushServices, result: MissedPushes, due: (key: string) => boolean): Promise<void> {
   const pushes = await journalledPushes(services.db);
@@ -125,14 +126,17 @@ async function replayJournalledPushes(services: PushServices, result: MissedPush
       const path = paths.get(push.repoId);
       const repo = path ? await reposStore(services.db).byId(push.repoId) : undefined;
       if (!path || !repo) continue; // deleted: its rows went with it
-      const applied = appliedUpdates(push.updates, await readRefs(path, push.updates.map((u) => u.ref)));
-      if (applied.length === 0) {
+      const current = await readRefs(path, push.updates.map((u) => u.ref));
+      const applied = appliedUpdates(push.updates, current);
+      const superseded = await supersededUpdates(path, push.updates, current);
+      if (applied.length === 0 && superseded.length === 0) {
         if (nowUnix() - push.createdUnix > UNAPPLIED_PUSH_KEPT_SECONDS) await forgetPush(services.db, push.id);
         continue;
       }
       if (!due(`push ${push.id}`)) continue;
-      const moved = await afterPush(services, repo, applied, push.pusherId, push.id);
-      result.announced.push(...applied.map((u) => `${push.repoId}:${u.ref}`));
+      const announced = push.updates.filter((u) => applied.includes(u) || superseded.includes(u));
+      const moved = await afterPush(services, repo, applied, push.pusherId, push.id, announced);
+      result.announced.push(...announced.map((u) => `${push.repoId}:${u.ref}`));
       result.problems.push(...moved.problems);
     } catch (err) {
       result.problems.push(err as Error);

@@ -87,13 +87,16 @@ async function moveHead(services: PushServices, headRepo: RepoRow, headPath: str
 
 /**
  * The post-receive work of `updates`, which git has applied. `journalId`: the push's journal row
- * (core/push-journal.ts), deleted as its webhook events are recorded.
+ * (core/push-journal.ts), deleted as its webhook events are recorded. `announced`: the updates whose
+ * events are recorded; a catch-up adds those a later push has built on, which need nothing else.
  */
-export async function afterPush(services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null, journalId: number | null = null): Promise<AfterPushResult> {
+export async function afterPush(
+  services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null, journalId: number | null = null, announced: RefUpdate[] = updates,
+): Promise<AfterPushResult> {
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
   // Hooks hear of the push (git's update is the change; its events are recorded as soon as it is
   // known, unless a catch-up recorded them first).
-  await announcePush(services.db, journalId, repo.id, pusherId, updates);
+  await announcePush(services.db, journalId, repo.id, pusherId, announced);
   const path = await repoPath(services, repo);
   const branchUpdates = updates
     .map((u) => ({ ...u, branch: branchNameOf(u.ref) }))

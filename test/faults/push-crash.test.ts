@@ -4,7 +4,8 @@
 // (statuses find their pull requests by the recorded head); a pull request into the branch checks
 // its mergeability against the new base. A post-receive step that fails without a crash is caught up
 // by the running process's next sweeps. Webhook events a crash kept from being recorded (a push's,
-// an API tag's) are recorded by the next catch-up, once (core/push-journal.ts).
+// an API tag's) are recorded by the next catch-up, once (core/push-journal.ts), also when a later
+// push has moved the reference on.
 import t, { type Test as Tap } from 'tap';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { startApiProcess } from './worker-process.js';
 import { followMissedPushes } from '../../core/push-recovery.js';
 import { announcePush, journalPush, UNAPPLIED_PUSH_KEPT_SECONDS } from '../../core/push-journal.js';
 import { nowUnix } from '../../db/time.js';
+import { reposStore } from '../../db/repos.js';
+import { afterPush } from '../../core/push.js';
 import { zeroSha } from '../../git/index.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import type { PullWorld } from '../pulls/fixtures.js';
@@ -155,7 +158,9 @@ t.test('a push whose post-receive work failed is caught up by the sweeps of the 
 
   const newHead = await pushChange(w, failing.pushUrl, 'swept', 'swept.txt', 'two\n');
   t.equal(refOf(w, 'refs/heads/swept'), newHead, 'the push moved the branch');
-  t.ok(failing.api.output().includes('post-receive failed'), 'its post-receive work failed');
+  // Logged before the answer ends, but read through the process's stdout, which may come later.
+  const failed = await waitFor(async () => failing.api.output().includes('post-receive failed'), 5_000, 50);
+  t.ok(failed, 'its post-receive work failed');
 
   const followed = await waitFor(async () => (await row()).head_commit_id === newHead, 20_000, 100);
   t.ok(followed, 'a sweep of the same process moves the pull request to the new head');
@@ -203,6 +208,43 @@ t.test('a sweep replays only the differences the sweep before also found', async
   await w.db('push_journal').where({ id: unapplied }).update({ created_unix: nowUnix() - UNAPPLIED_PUSH_KEPT_SECONDS - 1 });
   await followMissedPushes(services);
   t.equal(await journalled(w), 0, 'and dropped once older than a push can take');
+});
+
+t.test('a journalled push whose reference a later push moved on: its events are recorded, the later head kept', async (t) => {
+  const w = await pullWorld(t);
+  await pushHook(t, w);
+  const index = await openPull(w, 'onward', { 'onward.txt': 'one\n' });
+  const repoId = await widgetRepoId(w);
+  const repo = (await reposStore(w.db).byId(repoId))!;
+  const services = { db: w.db, config: w.config, pullWorkflows: w.pullWorkflows };
+  const bare = ['--git-dir', repoDiskPath(w.config, 'alice', 'widget')];
+  const commitOn = (parent: string, message: string) => aliceGit(w)([...bare, 'commit-tree', '-p', parent, '-m', message, `${parent}^{tree}`]);
+  const start = refOf(w, 'refs/heads/onward')!;
+  // Push A applied `first` and died before recording its events; push B built on it, all of its work done.
+  const first = await commitOn(start, 'push A');
+  const later = await commitOn(first, 'push B');
+  const pushA = { ref: 'refs/heads/onward', oldSha: start, newSha: first };
+  await journalPush(w.db, repoId, w.users.alice.id, [pushA]);
+  await aliceGit(w)([...bare, 'update-ref', 'refs/heads/onward', later, start]);
+  const pushB = { ref: 'refs/heads/onward', oldSha: first, newSha: later };
+  t.same((await afterPush(services, repo, [pushB], w.users.alice.id)).problems, [], 'push B\'s own post-receive work ran');
+  // Pushes that tell nothing: one rewound past (its commit in no history of the branch), one not applied yet.
+  const sideways = await commitOn(start, 'pushed, then force-pushed away');
+  await journalPush(w.db, repoId, w.users.alice.id, [{ ref: 'refs/heads/onward', oldSha: start, newSha: sideways }]);
+  await journalPush(w.db, repoId, w.users.alice.id, [{ ref: 'refs/heads/onward', oldSha: later, newSha: start }]);
+
+  const caught = await followMissedPushes(services);
+  t.same(caught.announced, [`${repoId}:refs/heads/onward`], 'the catch-up records push A, and only it');
+  t.same(caught.problems, [], 'without problems');
+  t.same([await refEvents(w, 'push', first), await refEvents(w, 'push', later)], [1, 1], 'each push has its event, once');
+  t.same(caught.replayed, [], 'no branch is replayed');
+  const row = await w.db('pull_requests').where({ base_repo_id: repoId, index }).first();
+  t.equal(row.head_commit_id, later, 'the pull request keeps push B\'s head, not push A\'s');
+  t.equal(refOf(w, `refs/pull/${index}/head`), later, 'and so does refs/pull/N/head');
+  t.equal(await journalled(w), 2, 'the force-pushed-away push and the rewind not applied are kept');
+  const again = await followMissedPushes(services);
+  t.same(again.announced, [], 'a catch-up after it records nothing');
+  t.equal(await refEvents(w, 'push', first), 1, 'push A\'s event is there once');
 });
 
 t.test('a push whose webhook events a crash kept from being recorded: the next API process records them, once', async (t) => {
