@@ -1,8 +1,9 @@
 // The push journal (db/migrations/0052_push_journal.ts): a push's row is written before git moves
 // its references and deleted in the transaction that records its webhook events. A process that
 // dies in between leaves the row, and the next catch-up (core/push-recovery.ts) records the events
-// of the updates git applied. Whoever deletes the row records them, so they are recorded once even
-// when a catch-up and the push's own process race.
+// of the updates git applied. Whoever takes an update out of the journal records its events, so
+// they are recorded once even when a catch-up and the push's own process race, or when a push that
+// died before git applied it is sent again.
 import type { Knex } from 'knex';
 import { nowUnix } from '../db/time.js';
 import { isAncestor, isZeroSha } from '../git/index.js';
@@ -61,14 +62,44 @@ export async function journalledWrite(db: Knex, repoId: number, pusherId: number
  * Records the webhook events of a push's applied updates and deletes its journal row, in one
  * transaction. With no journal row (`journalId` null) the events are simply recorded. False when
  * the row was gone: a catch-up recorded them already.
+ *
+ * The same update may be journalled twice: a push retried after its first try died before git
+ * applied it (a restart mid-pack), or two clients pushing the same commits at once. Git applies it
+ * once, and its events are recorded once: they are taken out of every row of the repository here,
+ * and whoever takes an update out of the journal records its event.
  */
 export async function announcePush(db: Knex, journalId: number | null, repoId: number, pusherId: number | null, updates: JournalledUpdate[]): Promise<boolean> {
   if (journalId !== null) faultPoint('push:before-announce');
   return db.transaction(async (trx) => {
-    if (journalId !== null && (await trx('push_journal').where({ id: journalId }).del()) === 0) return false;
-    await recordRefEvents(trx, repoId, pusherId, updates);
+    // Locked, so a row's owner announcing at the same time reads it as this leaves it.
+    const rows = await trx('push_journal').where({ repo_id: repoId }).forUpdate().select('id', 'commands');
+    let recorded = updates;
+    if (journalId !== null) {
+      const own = rows.find((r: Record<string, unknown>) => Number(r.id) === journalId);
+      if (!own) return false;
+      const left = commandsOf(own);
+      recorded = updates.filter((u) => left.some((c) => sameUpdate(c, u)));
+      await trx('push_journal').where({ id: journalId }).del();
+    }
+    for (const row of rows) {
+      if (Number(row.id) === journalId) continue;
+      const commands = commandsOf(row);
+      const left = commands.filter((c) => !recorded.some((u) => sameUpdate(c, u)));
+      if (left.length === commands.length) continue;
+      if (left.length === 0) await trx('push_journal').where({ id: row.id }).del();
+      else await trx('push_journal').where({ id: row.id }).update({ commands: JSON.stringify(left) });
+    }
+    await recordRefEvents(trx, repoId, pusherId, recorded);
     return true;
   });
+}
+
+function sameUpdate(a: JournalledUpdate, b: JournalledUpdate): boolean {
+  return a.ref === b.ref && a.oldSha === b.oldSha && a.newSha === b.newSha;
+}
+
+function commandsOf(row: Record<string, unknown>): JournalledUpdate[] {
+  return JSON.parse(String(row.commands)) as JournalledUpdate[];
 }
 
 /** Every journalled push, oldest first. */
@@ -76,7 +107,7 @@ export async function journalledPushes(db: Knex): Promise<JournalledPush[]> {
   const rows = await db('push_journal').orderBy('id').select('id', 'repo_id', 'pusher_id', 'commands', 'created_unix');
   return rows.map((r: Record<string, unknown>) => ({
     id: Number(r.id), repoId: Number(r.repo_id), pusherId: r.pusher_id === null ? null : Number(r.pusher_id),
-    updates: JSON.parse(String(r.commands)) as JournalledUpdate[], createdUnix: Number(r.created_unix),
+    updates: commandsOf(r), createdUnix: Number(r.created_unix),
   }));
 }
 

@@ -5,7 +5,7 @@
 // its mergeability against the new base. A post-receive step that fails without a crash is caught up
 // by the running process's next sweeps. Webhook events a crash kept from being recorded (a push's,
 // an API tag's) are recorded by the next catch-up, once (core/push-journal.ts), also when a later
-// push has moved the reference on.
+// push has moved the reference on, or the push was sent again after a try git never applied.
 import t, { type Test as Tap } from 'tap';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { cloneUrl, fixtureToken } from '../repos/fixtures.js';
 import { baseLog, openPull, refOf, scheduledBurst, waitFor, widgetRepoId } from '../merge/world.js';
 import { startApiProcess } from './worker-process.js';
 import { followMissedPushes } from '../../core/push-recovery.js';
-import { announcePush, journalPush, UNAPPLIED_PUSH_KEPT_SECONDS } from '../../core/push-journal.js';
+import { announcePush, journalledPushes, journalledWrite, journalPush, UNAPPLIED_PUSH_KEPT_SECONDS } from '../../core/push-journal.js';
 import { nowUnix } from '../../db/time.js';
 import { reposStore } from '../../db/repos.js';
 import { afterPush } from '../../core/push.js';
@@ -245,6 +245,44 @@ t.test('a journalled push whose reference a later push moved on: its events are 
   const again = await followMissedPushes(services);
   t.same(again.announced, [], 'a catch-up after it records nothing');
   t.equal(await refEvents(w, 'push', first), 1, 'push A\'s event is there once');
+});
+
+t.test('a push sent again after its first try died before git applied it: its events are recorded once', async (t) => {
+  const w = await pullWorld(t);
+  await pushHook(t, w);
+  const repoId = await widgetRepoId(w);
+  const services = { db: w.db, config: w.config, pullWorkflows: w.pullWorkflows };
+  const bare = ['--git-dir', repoDiskPath(w.config, 'alice', 'widget')];
+  const main = refOf(w, 'refs/heads/main')!;
+  const commitOn = (parent: string, message: string) => aliceGit(w)([...bare, 'commit-tree', '-p', parent, '-m', message, `${parent}^{tree}`]);
+  const create = async (ref: string, sha: string) => { await aliceGit(w)([...bare, 'update-ref', ref, sha, zeroSha(sha)]); return true; };
+
+  // The first try's row: its process died mid-pack, before git moved anything.
+  const sha = await commitOn(main, 'sent twice');
+  const update = { ref: 'refs/heads/retried', oldSha: zeroSha(sha), newSha: sha };
+  await journalPush(w.db, repoId, w.users.alice.id, [update]);
+  t.same((await followMissedPushes(services)).announced, [], 'not applied: nothing to record yet');
+  // The client sends it again, and this time it lands.
+  const retry = await journalledWrite(w.db, repoId, w.users.alice.id, [update], () => create(update.ref, sha));
+  t.equal(await announcePush(w.db, retry, repoId, w.users.alice.id, [update]), true, 'the retry records its events');
+  t.equal(await journalled(w), 0, 'and takes the first try\'s row, the same update, with its own');
+  t.same((await followMissedPushes(services)).announced, [], 'a catch-up after it has nothing to record');
+  t.same([await refEvents(w, 'create', sha), await refEvents(w, 'push', sha)], [1, 1], 'the branch\'s events are recorded once');
+
+  // A first try of two branches, then each pushed on its own: each takes its update out of the first try's row.
+  const one = await commitOn(main, 'first of two');
+  const two = await commitOn(main, 'second of two');
+  const first = { ref: 'refs/heads/first', oldSha: zeroSha(one), newSha: one };
+  const second = { ref: 'refs/heads/second', oldSha: zeroSha(two), newSha: two };
+  await journalPush(w.db, repoId, w.users.alice.id, [first, second]);
+  for (const [update, sha] of [[first, one], [second, two]] as const) {
+    const id = await journalledWrite(w.db, repoId, w.users.alice.id, [update], () => create(update.ref, sha));
+    t.equal(await announcePush(w.db, id, repoId, w.users.alice.id, [update]), true, `${update.ref} is announced`);
+    if (update === first) t.same((await journalledPushes(w.db)).map((p) => p.updates), [[second]], 'the update not sent again stays in the first try\'s row');
+  }
+  t.equal(await journalled(w), 0, 'the row goes with its last update');
+  t.same((await followMissedPushes(services)).announced, [], 'and a catch-up has nothing to record');
+  t.same([await refEvents(w, 'push', one), await refEvents(w, 'push', two)], [1, 1], 'each update\'s events once');
 });
 
 t.test('a push whose webhook events a crash kept from being recorded: the next API process records them, once', async (t) => {
