@@ -6,7 +6,7 @@
 // died before git applied it is sent again.
 import type { Knex } from 'knex';
 import { nowUnix } from '../db/time.js';
-import { isAncestor, isZeroSha } from '../git/index.js';
+import { isZeroSha, reflogRecords } from '../git/index.js';
 import { recordRefEvents } from './webhooks/ref-events.js';
 import { faultPoint } from './fault-points.js';
 
@@ -117,19 +117,14 @@ export function appliedUpdates(updates: JournalledUpdate[], current: Map<string,
 }
 
 /**
- * The updates of a push that git applied and a later push has built on since: the reference moved
- * on from the new commit, which is in its history. Their events are still this push's to record;
- * the later push did the rest. A reference rewound or force-pushed past the commit tells nothing,
- * and neither does one still at the update's old commit (a rewind not applied yet): those are left
- * as not applied.
+ * The updates of a push that git applied and a later push has moved on from since: the branch is
+ * elsewhere now, and its reflog records this move. Their events are still this push's to record;
+ * the later push did the rest. A branch deleted since, or a tag, has no reflog to tell: those are
+ * left as not applied.
  */
-export async function supersededUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>): Promise<JournalledUpdate[]> {
-  const found: JournalledUpdate[] = [];
-  for (const u of updates) {
+export function supersededUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>): JournalledUpdate[] {
+  return updates.filter((u) => {
     const now = current.get(u.ref);
-    if (isZeroSha(u.newSha) || now === undefined || now === u.newSha || now === u.oldSha) continue;
-    // A commit the repository does not have (its pack never arrived) is in no history.
-    if (await isAncestor(repoPath, u.newSha, now).catch(() => false)) found.push(u);
-  }
-  return found;
+    return !isZeroSha(u.newSha) && now !== undefined && now !== u.newSha && reflogRecords(repoPath, u.ref, u.oldSha, u.newSha);
+  });
 }

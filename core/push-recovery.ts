@@ -114,7 +114,7 @@ function byRepo(pulls: OpenPullTips[], repoOf: (p: OpenPullTips) => number): Map
 /**
  * The post-receive work of journalled pushes whose webhook events were never recorded (the push's
  * process died, or its announcement failed), for the updates git applied; of those a later push
- * has built on since, only the events. A push that applied nothing is kept for
+ * has moved on from since, only the events. A push that applied nothing is kept for
  * UNAPPLIED_PUSH_KEPT_SECONDS: it may still be sending its pack.
  */
 async function replayJournalledPushes(services: PushServices, result: MissedPushes, due: (key: string) => boolean): Promise<void> {
@@ -128,7 +128,7 @@ async function replayJournalledPushes(services: PushServices, result: MissedPush
       if (!path || !repo) continue; // deleted: its rows went with it
       const current = await readRefs(path, push.updates.map((u) => u.ref));
       const applied = appliedUpdates(push.updates, current);
-      const superseded = await supersededUpdates(path, push.updates, current);
+      const superseded = supersededUpdates(path, push.updates, current);
       if (applied.length === 0 && superseded.length === 0) {
         if (nowUnix() - push.createdUnix > UNAPPLIED_PUSH_KEPT_SECONDS) await forgetPush(services.db, push.id);
         continue;

@@ -88,3 +88,14 @@ export async function readRefs(repoPath: string, refs: string[]): Promise<Map<st
   });
   return found;
 }
+
+/**
+ * Whether the reflog of `ref` records its move from `oldSha` to `newSha`. Hosted repositories log
+ * every branch move (core.logAllRefUpdates), tags excepted; a reference without a reflog (a tag, a
+ * deleted branch, whose reflog went with it) or in a reftable answers false.
+ */
+export function reflogRecords(repoPath: string, ref: string, oldSha: string, newSha: string): boolean {
+  if (!isValidRefName(ref) || isReftable(repoPath)) return false;
+  const move = `${oldSha} ${newSha} `;
+  return readOrEmpty(join(repoPath, 'logs', ref)).split('\n').some((line) => line.startsWith(move));
+}

@@ -210,7 +210,7 @@ t.test('a sweep replays only the differences the sweep before also found', async
   t.equal(await journalled(w), 0, 'and dropped once older than a push can take');
 });
 
-t.test('a journalled push whose reference a later push moved on: its events are recorded, the later head kept', async (t) => {
+t.test('a journalled push whose branch later pushes moved on: its events are recorded, the later head kept', async (t) => {
   const w = await pullWorld(t);
   await pushHook(t, w);
   const index = await openPull(w, 'onward', { 'onward.txt': 'one\n' });
@@ -218,33 +218,46 @@ t.test('a journalled push whose reference a later push moved on: its events are 
   const repo = (await reposStore(w.db).byId(repoId))!;
   const services = { db: w.db, config: w.config, pullWorkflows: w.pullWorkflows };
   const bare = ['--git-dir', repoDiskPath(w.config, 'alice', 'widget')];
-  const commitOn = (parent: string, message: string) => aliceGit(w)([...bare, 'commit-tree', '-p', parent, '-m', message, `${parent}^{tree}`]);
-  const start = refOf(w, 'refs/heads/onward')!;
-  // Push A applied `first` and died before recording its events; push B built on it, all of its work done.
-  const first = await commitOn(start, 'push A');
-  const later = await commitOn(first, 'push B');
-  const pushA = { ref: 'refs/heads/onward', oldSha: start, newSha: first };
-  await journalPush(w.db, repoId, w.users.alice.id, [pushA]);
-  await aliceGit(w)([...bare, 'update-ref', 'refs/heads/onward', later, start]);
-  const pushB = { ref: 'refs/heads/onward', oldSha: first, newSha: later };
-  t.same((await afterPush(services, repo, [pushB], w.users.alice.id)).problems, [], 'push B\'s own post-receive work ran');
-  // Pushes that tell nothing: one rewound past (its commit in no history of the branch), one not applied yet.
-  const sideways = await commitOn(start, 'pushed, then force-pushed away');
-  await journalPush(w.db, repoId, w.users.alice.id, [{ ref: 'refs/heads/onward', oldSha: start, newSha: sideways }]);
-  await journalPush(w.db, repoId, w.users.alice.id, [{ ref: 'refs/heads/onward', oldSha: later, newSha: start }]);
+  const git = aliceGit(w);
+  const commitOn = (parent: string, message: string) => git([...bare, 'commit-tree', '-p', parent, '-m', message, `${parent}^{tree}`]);
+  const onward = 'refs/heads/onward';
+  /** A push whose process died after git applied it, before its events were recorded. */
+  const diedAfterGit = async (oldSha: string, newSha: string) => {
+    await journalPush(w.db, repoId, w.users.alice.id, [{ ref: onward, oldSha, newSha }]);
+    await git([...bare, 'update-ref', onward, newSha, oldSha]);
+  };
+  /** A push whose work was all done. */
+  const pushed = async (oldSha: string, newSha: string) => {
+    await git([...bare, 'update-ref', onward, newSha, oldSha]);
+    t.same((await afterPush(services, repo, [{ ref: onward, oldSha, newSha }], w.users.alice.id)).problems, [], 'a later push\'s own post-receive work ran');
+  };
+  const start = refOf(w, onward)!;
+  // Push A died after git; push B built on it. Push C died after git; push D force-pushed past it.
+  const a = await commitOn(start, 'push A');
+  const b = await commitOn(a, 'push B');
+  const c = await commitOn(b, 'push C');
+  const d = await commitOn(b, 'push D, forced past C');
+  await diedAfterGit(start, a);
+  await pushed(a, b);
+  await diedAfterGit(b, c);
+  await pushed(c, d);
+  // Pushes git never applied: one whose pack never arrived, one rewinding the branch, still to come.
+  const never = await commitOn(start, 'never applied');
+  await journalPush(w.db, repoId, w.users.alice.id, [{ ref: onward, oldSha: start, newSha: never }]);
+  await journalPush(w.db, repoId, w.users.alice.id, [{ ref: onward, oldSha: d, newSha: start }]);
 
   const caught = await followMissedPushes(services);
-  t.same(caught.announced, [`${repoId}:refs/heads/onward`], 'the catch-up records push A, and only it');
+  t.same(caught.announced, [`${repoId}:${onward}`, `${repoId}:${onward}`], 'the catch-up records pushes A and C, and only them');
   t.same(caught.problems, [], 'without problems');
-  t.same([await refEvents(w, 'push', first), await refEvents(w, 'push', later)], [1, 1], 'each push has its event, once');
+  t.same(await Promise.all([a, b, c, d].map((sha) => refEvents(w, 'push', sha))), [1, 1, 1, 1], 'each push has its event, once');
   t.same(caught.replayed, [], 'no branch is replayed');
   const row = await w.db('pull_requests').where({ base_repo_id: repoId, index }).first();
-  t.equal(row.head_commit_id, later, 'the pull request keeps push B\'s head, not push A\'s');
-  t.equal(refOf(w, `refs/pull/${index}/head`), later, 'and so does refs/pull/N/head');
-  t.equal(await journalled(w), 2, 'the force-pushed-away push and the rewind not applied are kept');
+  t.equal(row.head_commit_id, d, 'the pull request keeps the latest push\'s head');
+  t.equal(refOf(w, `refs/pull/${index}/head`), d, 'and so does refs/pull/N/head');
+  t.equal(await journalled(w), 2, 'the pushes git never applied are kept');
   const again = await followMissedPushes(services);
   t.same(again.announced, [], 'a catch-up after it records nothing');
-  t.equal(await refEvents(w, 'push', first), 1, 'push A\'s event is there once');
+  t.same([await refEvents(w, 'push', a), await refEvents(w, 'push', c)], [1, 1], 'the events are there once');
 });
 
 t.test('a push sent again after its first try died before git applied it: its events are recorded once', async (t) => {

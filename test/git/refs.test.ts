@@ -1,12 +1,13 @@
 import t from 'tap';
 import fc from 'fast-check';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   branchNameOf, branchRef, commitExists, deleteRef, isAncestor, isValidBranchName, isValidRefName, isValidSha,
   listBranches, mergeBase, pullHeadRef, readAllRefs, resolveRef, resolveRefTips, updateRef, zeroSha,
 } from '../../git/refs.js';
 import { gitCommandStats, gitOk, runGit } from '../../git/runner.js';
-import { readRefs } from '../../git/ref-files.js';
+import { readRefs, reflogRecords } from '../../git/ref-files.js';
 import { treeOf } from '../../git/objects.js';
 import { bareRepo, commit, tempDir } from './helpers.js';
 
@@ -123,6 +124,27 @@ t.test('references read from their files: loose, packed, missing; git asked for 
   t.same(await readRefs(repo, ['refs/heads/alias']), new Map([['refs/heads/alias', next]]), 'a symbolic reference is asked of git');
   for (const hostile of ['refs/heads/../../config', '../HEAD', 'refs/heads/a..b', 'HEAD', 'refs/heads/x\0']) {
     await t.rejects(readRefs(repo, [hostile]), `no file read for ${JSON.stringify(hostile)}`);
+  }
+});
+
+t.test('reflogs: a hosted repository records each branch move, and it is read without git', async (t) => {
+  const repo = await bareRepo(t); // initBareRepository: the service's own settings
+  const root = await commit(repo, null, { a: '1' }, 'root', { ref: 'refs/heads/main' });
+  const next = await commit(repo, root, { a: '2' }, 'next');
+  const other = await commit(repo, root, { a: '3' }, 'other');
+  await updateRef(repo, 'refs/heads/main', next, root);
+  await updateRef(repo, 'refs/heads/main', other, next); // a force-push
+  t.ok(reflogRecords(repo, 'refs/heads/main', zeroSha(root), root), 'the creation');
+  t.ok(reflogRecords(repo, 'refs/heads/main', root, next), 'a move');
+  t.ok(reflogRecords(repo, 'refs/heads/main', next, other), 'a forced move');
+  t.notOk(reflogRecords(repo, 'refs/heads/main', root, other), 'a move that never happened');
+  t.notOk(reflogRecords(repo, 'refs/heads/absent', root, next), 'a branch that does not exist');
+  // Files outside logs/refs that say the move happened: a name that reaches them is refused unread.
+  writeFileSync(join(repo, 'logs', 'planted'), `${root} ${next} x\n`);
+  writeFileSync(join(repo, 'planted'), `${root} ${next} x\n`);
+  writeFileSync(join(repo, 'logs', 'HEAD'), `${root} ${next} x\n`);
+  for (const hostile of ['refs/heads/../../planted', '../planted', 'HEAD', 'refs/../HEAD']) {
+    t.notOk(reflogRecords(repo, hostile, root, next), `no file read for ${JSON.stringify(hostile)}`);
   }
 });
 
