@@ -61,7 +61,7 @@ export async function journalledWrite(db: Knex, repoId: number, pusherId: number
 /**
  * Records the webhook events of a push's applied updates and deletes its journal row, in one
  * transaction. With no journal row (`journalId` null) the events are simply recorded. False when
- * the row was gone: a catch-up recorded them already.
+ * the row was gone: a catch-up, or a push of the same updates, recorded them already.
  *
  * The same update may be journalled twice: a push retried after its first try died before git
  * applied it (a restart mid-pack), or two clients pushing the same commits at once. Git applies it
@@ -111,20 +111,33 @@ export async function journalledPushes(db: Knex): Promise<JournalledPush[]> {
   }));
 }
 
-/** The updates of a push that are in git now, given where its references are (`current`, absent: no such reference). */
-export function appliedUpdates(updates: JournalledUpdate[], current: Map<string, string>): JournalledUpdate[] {
-  return updates.filter((u) => (isZeroSha(u.newSha) ? !current.has(u.ref) : current.get(u.ref) === u.newSha));
+/** What git did of a push's updates. */
+export interface LandedUpdates {
+  /** The updates whose references still name their new commit (deleted: are gone): the push's work is theirs to do. */
+  followed: JournalledUpdate[];
+  /**
+   * Those, and the updates whose branch moved on since, with its reflog recording the push's move:
+   * the later move did the rest, but their events are still the push's. In the push's order.
+   */
+  announced: JournalledUpdate[];
 }
 
 /**
- * The updates of a push that git applied and a later push has moved on from since: the branch is
- * elsewhere now, and its reflog records this move. Their events are still this push's to record;
- * the later push did the rest. A branch deleted since, or a tag, has no reflog to tell: those are
- * left as not applied.
+ * What git applied of `updates`, given where their references are now (`current`; absent: no such
+ * reference), read by the push's own process once git is done and by a catch-up later. A branch
+ * deleted since, or a tag moved since, has no reflog to tell: such an update counts as not applied.
  */
-export function supersededUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>): JournalledUpdate[] {
-  return updates.filter((u) => {
+export function landedUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>): LandedUpdates {
+  const followed: JournalledUpdate[] = [];
+  const announced: JournalledUpdate[] = [];
+  for (const u of updates) {
     const now = current.get(u.ref);
-    return !isZeroSha(u.newSha) && now !== undefined && now !== u.newSha && reflogRecords(repoPath, u.ref, u.oldSha, u.newSha);
-  });
+    if (isZeroSha(u.newSha) ? now === undefined : now === u.newSha) {
+      followed.push(u);
+      announced.push(u);
+    } else if (!isZeroSha(u.newSha) && now !== undefined && reflogRecords(repoPath, u.ref, u.oldSha, u.newSha)) {
+      announced.push(u);
+    }
+  }
+  return { followed, announced };
 }

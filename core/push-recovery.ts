@@ -16,7 +16,7 @@ import { nowUnix } from '../db/time.js';
 import { repoDiskPath } from './repositories.js';
 import { branchRef, isValidBranchName, readRefs, zeroSha } from '../git/index.js';
 import { afterPush, repositoryBranchMoved, type PushServices } from './push.js';
-import { appliedUpdates, forgetPush, journalledPushes, supersededUpdates, UNAPPLIED_PUSH_KEPT_SECONDS } from './push-journal.js';
+import { forgetPush, journalledPushes, landedUpdates, UNAPPLIED_PUSH_KEPT_SECONDS } from './push-journal.js';
 
 export interface MissedPushes {
   /** Open pull requests whose head and base were read. */
@@ -126,16 +126,13 @@ async function replayJournalledPushes(services: PushServices, result: MissedPush
       const path = paths.get(push.repoId);
       const repo = path ? await reposStore(services.db).byId(push.repoId) : undefined;
       if (!path || !repo) continue; // deleted: its rows went with it
-      const current = await readRefs(path, push.updates.map((u) => u.ref));
-      const applied = appliedUpdates(push.updates, current);
-      const superseded = supersededUpdates(path, push.updates, current);
-      if (applied.length === 0 && superseded.length === 0) {
+      const { followed, announced } = landedUpdates(path, push.updates, await readRefs(path, push.updates.map((u) => u.ref)));
+      if (announced.length === 0) {
         if (nowUnix() - push.createdUnix > UNAPPLIED_PUSH_KEPT_SECONDS) await forgetPush(services.db, push.id);
         continue;
       }
       if (!due(`push ${push.id}`)) continue;
-      const announced = push.updates.filter((u) => applied.includes(u) || superseded.includes(u));
-      const moved = await afterPush(services, repo, applied, push.pusherId, push.id, announced);
+      const moved = await afterPush(services, repo, followed, push.pusherId, push.id, announced);
       result.announced.push(...announced.map((u) => `${push.repoId}:${u.ref}`));
       result.problems.push(...moved.problems);
     } catch (err) {

@@ -8,7 +8,7 @@ import { canPush, protectionFor } from '../../core/branch-protection.js';
 import { ForbiddenError, NotFoundError, ServiceError } from '../../core/errors.js';
 import { atLeast, repoAccessMode, type RepoContext } from '../../core/permissions.js';
 import { afterPush } from '../../core/push.js';
-import { appliedUpdates, forgetPush, journalPush } from '../../core/push-journal.js';
+import { forgetPush, journalPush, landedUpdates } from '../../core/push-journal.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { tagChangeAllowedBy, tagRules } from '../../core/tag-protection.js';
 import type { ProtectedTagRow } from '../../db/protected-tags.js';
@@ -173,9 +173,10 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
     child.once('close', () => {
       void (async () => {
         try {
-          const applied = appliedUpdates(parsed.commands, await readRefs(ctx.path, parsed.commands.map((c) => c.ref)));
-          if (applied.length > 0) {
-            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, applied, request.doer?.id ?? null, journalId);
+          // A branch another write moved on from meanwhile (a merge into it, a second push) still had this push.
+          const { followed, announced } = landedUpdates(ctx.path, parsed.commands, await readRefs(ctx.path, parsed.commands.map((c) => c.ref)));
+          if (announced.length > 0) {
+            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, followed, request.doer?.id ?? null, journalId, announced);
             for (const problem of result.problems) request.log.warn({ err: problem }, 'post-receive step failed');
           } else {
             await forgetPush(db, journalId);

@@ -5,9 +5,10 @@
 // its mergeability against the new base. A post-receive step that fails without a crash is caught up
 // by the running process's next sweeps. Webhook events a crash kept from being recorded (a push's,
 // an API tag's) are recorded by the next catch-up, once (core/push-journal.ts), also when a later
-// push has moved the reference on, or the push was sent again after a try git never applied.
+// push has moved the reference on, or the push was sent again after a try git never applied. A push
+// whose branch another write moved on before its own process looked records its events itself.
 import t, { type Test as Tap } from 'tap';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pullWorld } from '../pulls/fixtures.js';
@@ -258,6 +259,30 @@ t.test('a journalled push whose branch later pushes moved on: its events are rec
   const again = await followMissedPushes(services);
   t.same(again.announced, [], 'a catch-up after it records nothing');
   t.same([await refEvents(w, 'push', a), await refEvents(w, 'push', c)], [1, 1], 'the events are there once');
+});
+
+t.test('a push whose branch another write moved on before its own process looked: its events are recorded at once', async (t) => {
+  const w = await pullWorld(t);
+  await pushHook(t, w);
+  const bare = repoDiskPath(w.config, 'alice', 'widget');
+  // The other write (a merge into main, a second push) lands between git's update and the push
+  // process's reading of the branch: played by git's post-receive hook, which runs in between.
+  const hook = join(bare, 'hooks', 'post-receive');
+  writeFileSync(hook, [
+    '#!/bin/sh',
+    'export GIT_AUTHOR_NAME=hook GIT_AUTHOR_EMAIL=hook@example.com GIT_COMMITTER_NAME=hook GIT_COMMITTER_EMAIL=hook@example.com',
+    'while read old new ref; do',
+    '  [ "$ref" = refs/heads/main ] || continue',
+    '  next=$(git commit-tree -p "$new" -m "moved on" "$new^{tree}") && git update-ref refs/heads/main "$next" "$new" && echo "$next" > "$GIT_DIR/moved-on"',
+    'done', '',
+  ].join('\n'), { mode: 0o755 });
+  t.teardown(() => rmSync(hook, { force: true }));
+  const url = cloneUrl(w.baseUrl, '/alice/widget.git', 'alice', (await fixtureToken(w.app, 'alice'))!);
+  const sha = await pushChange(w, url, 'main', 'README.md', 'moved on at once\n');
+  const movedOn = readFileSync(join(bare, 'moved-on'), 'utf8').trim();
+  t.equal(refOf(w, 'refs/heads/main'), movedOn, 'main was moved on before the push process looked');
+  t.equal(await refEvents(w, 'push', sha), 1, 'the push event is recorded by the push itself');
+  t.equal(await journalled(w), 0, 'and the journal holds nothing for a catch-up');
 });
 
 t.test('a push sent again after its first try died before git applied it: its events are recorded once', async (t) => {
