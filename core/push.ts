@@ -88,7 +88,8 @@ async function moveHead(services: PushServices, headRepo: RepoRow, headPath: str
 /**
  * The post-receive work of `updates`, which git has applied. `journalId`: the push's journal row
  * (core/push-journal.ts), deleted as its webhook events are recorded. `announced`: the updates whose
- * events are recorded; a catch-up adds those a later push has built on, which need nothing else.
+ * events are recorded: also those whose branch a later write moved on from since, which need nothing
+ * else (core/push-journal.ts landedUpdates).
  */
 export async function afterPush(
   services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null, journalId: number | null = null, announced: RefUpdate[] = updates,
