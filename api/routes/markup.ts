@@ -18,23 +18,25 @@ const INLINE_SCAN_LIMIT = 4 * 1024;
  */
 const INLINE_JSON_LIMIT = 64 * 1024;
 /**
- * Documents up to this size are rendered on the event loop when every pool thread is busy (about a
- * millisecond each): the main thread otherwise idles while requests wait for a thread, and the
- * round trip costs a small document as much as its rendering. Larger ones always go to the pool.
+ * Documents up to this size may be rendered on the event loop when every pool thread is busy (a
+ * quarter of a millisecond for 2 KB): the main thread otherwise idles while requests wait for a
+ * thread, and the round trip costs a small document about as much as its rendering. Larger ones
+ * always go to the pool.
  */
 const INLINE_RENDER_LIMIT = 4 * 1024;
-/** Milliseconds of inline rendering allowed per turn of the event loop, so a burst cannot stall it. */
-const INLINE_BUDGET_MS = 2;
-let inlineSpentMs = 0;
+/**
+ * At most one document per turn of the event loop is rendered on it. The event loop also does the
+ * HTTP, JSON and reference work of every request: rendering all it could (2 ms a turn, before)
+ * made it the bottleneck under a stream of small documents with most of a core to spare, and
+ * letting it render at most a share of its time (rendering in bursts) did no better. Measured for
+ * 2 KB at 8 connections in bench/HISTORY.md, stop 49.
+ */
+let renderedInlineThisTurn = false;
 
 function renderInline(request: RenderRequest): RenderResult {
-  const started = performance.now();
-  try {
-    return renderDocument(request);
-  } finally {
-    if (inlineSpentMs === 0) setImmediate(() => { inlineSpentMs = 0; });
-    inlineSpentMs += performance.now() - started || 0.001;
-  }
+  renderedInlineThisTurn = true;
+  setImmediate(() => { renderedInlineThisTurn = false; });
+  return renderDocument(request);
 }
 
 const MarkupOption = Type.Object({
@@ -102,7 +104,7 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
     const renderRequest: RenderRequest = { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues };
     // Also inline when the pool has no thread yet: a small document should not wait for one to start.
-    if (input.text.length <= INLINE_RENDER_LIMIT && inlineSpentMs < INLINE_BUDGET_MS && (pool.saturated() || pool.threadCount() === 0)) {
+    if (input.text.length <= INLINE_RENDER_LIMIT && !renderedInlineThisTurn && (pool.saturated() || pool.threadCount() === 0)) {
       const inline = renderInline(renderRequest);
       if (!inline.ok) return reply.code(inline.status).type('text/plain; charset=utf-8').send(inline.message);
       return reply.code(200).type('text/html; charset=utf-8').send(inline.html);
