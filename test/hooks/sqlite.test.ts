@@ -32,7 +32,14 @@ t.test('events are recorded, dispatched, retried and listed on SQLite', async (t
   t.equal(got[2]!.headers['X-Gitea-Signature'], signatureOf(payload, 'lite'), 'a form delivery is signed over its JSON payload');
   t.match(JSON.parse(payload), { action: 'created', comment: { body: 'hi' } });
 
-  const list = (await w.api({ url: `/api/v1/repos/alice/widget/hooks/${hook.json().id}/deliveries`, as: 'alice' })).json();
+  // A batch's outcomes are written once all of it is sent (workers/webhook-deliver.ts): the
+  // receiver can see the last request before the list shows the first one delivered.
+  const deliveries = async () => (await w.api({ url: `/api/v1/repos/alice/widget/hooks/${hook.json().id}/deliveries`, as: 'alice' })).json();
+  let list = await deliveries();
+  for (let i = 0; i < 100 && list.some((d: { status: string }) => d.status !== 'delivered'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    list = await deliveries();
+  }
   t.equal(list.length, 3, 'three deliveries, one of them made twice');
   t.match(list[list.length - 1], { event: 'issues', status: 'delivered', attempts: 2, response: { status: 200 } });
   const again = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/hooks/${hook.json().id}/deliveries/${list[0].id}/redeliver`, as: 'alice' });
