@@ -10,7 +10,7 @@
 import { commitTree, gitOk, resolveRef, updateRef, branchRef } from '../git/index.js';
 import { followMissedPushes } from '../core/push-recovery.js';
 import { PullWorkflowClient } from '../workers/pull-workflow-client.js';
-import { startBenchWorld, type BenchWorld } from './world.js';
+import { percentile, startBenchWorld, type BenchWorld } from './world.js';
 import { table } from './load.js';
 
 const RUNS = Number(process.argv[2] ?? 5);
@@ -61,7 +61,7 @@ async function settled(w: BenchWorld, count: number): Promise<boolean> {
   return false;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => percentile(values, 50);
 const ms = (started: number) => performance.now() - started;
 
 async function main() {

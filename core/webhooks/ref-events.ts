@@ -46,8 +46,3 @@ export async function recordRefEvents(trx: Knex, repoId: number, pusherId: numbe
   }
   await recordHookEvents(trx, events);
 }
-
-/** recordRefEvents in a transaction of its own, for reference changes made outside any (git is the record). */
-export async function announceRefMoves(db: Knex, repoId: number, pusherId: number | null, moved: MovedRef[]): Promise<void> {
-  await db.transaction((trx) => recordRefEvents(trx, repoId, pusherId, moved));
-}
