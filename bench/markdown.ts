@@ -2,7 +2,7 @@
 // 64 against the real server (the pool renders), next to the renderer in a bare loop in as many
 // threads as the pool has (the ceiling, in a process of its own); main-thread event-loop delay
 // (p99) under 500 KB load, RSS, and the CPU each request cost the event loop, the pool threads, V8's
-// helper threads and the load generator. The server runs in this process, with the service's heap
+// helper threads and the load generator; then 2 KB documents while 500 KB ones keep the pool busy. The server runs in this process, with the service's heap
 // settings: run it with the flags `npm start` gives node (app/heap-limits.ts).
 // Run: npx tsc -p . && node --max-semi-space-size=8 --max-old-space-size=1024 dist/bench/markdown.js [seconds-per-run]
 import { execFile } from 'node:child_process';
@@ -57,6 +57,20 @@ function cpuPerRequest(cpu: ThreadCpu, requests: number): { loop: number; pool: 
   return { ...split, total: split.loop + split.pool + split.helpers + split.load };
 }
 
+/**
+ * Small documents while large ones fill the pool, the mix a service sees: how long a small one
+ * waits. The small load starts a second after the large one, once the pool is busy, and ends before it.
+ */
+async function mixedLoad(url: string) {
+  const headers = { 'content-type': 'application/json' };
+  const body = (bytes: number) => JSON.stringify({ Mode: 'gfm', Text: markdownDocument(bytes) });
+  const [small, large] = await Promise.all([
+    new Promise((resolve) => setTimeout(resolve, 1000)).then(() => runLoad({ url, method: 'POST', body: body(2048), headers, connections: 8, seconds: SECONDS })),
+    runLoad({ url, method: 'POST', body: body(500 * 1024), headers, connections: 16, seconds: SECONDS + 2 }),
+  ]);
+  return { small, large };
+}
+
 const round2 = (n: number) => n.toFixed(2);
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -105,12 +119,15 @@ async function main() {
         `${round2(cpu.loop)} / ${round2(cpu.pool)} / ${round2(cpu.helpers)} / ${round2(cpu.load)}`, mib(process.memoryUsage.rss())]);
     }
   }
+  const mixed = await mixedLoad(url);
   const peak = rss.stop();
   const stopped = mib(process.memoryUsage.rss());
   await new Promise((r) => setTimeout(r, 60_000));
   const rested = mib(process.memoryUsage.rss());
   process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)', 'CPU ms per request: event loop / pool threads / V8 helpers / load generator (its start included)', 'RSS after MiB'], rows)}\n`);
   process.stdout.write(`\n${smallAt8}`);
+  process.stdout.write(`\nmixed: 2 KB documents at 8 connections while 500 KB ones at 16 connections keep the pool busy: 2 KB ${mixed.small.requestsPerSecond.toFixed(1)} req/s, p50 ${mixed.small.p50} ms, p99 ${mixed.small.p99} ms; 500 KB ${mixed.large.requestsPerSecond.toFixed(1)} req/s\n`);
+  failures += mixed.small.errors + mixed.small.non2xx + mixed.large.errors + mixed.large.non2xx;
   process.stdout.write(`\nserver RSS: ${start} MiB at the start, peak ${peak} MiB, ${stopped} MiB when the load stopped, ${rested} MiB a minute later (${((rested / start - 1) * 100).toFixed(0)} % over the start); pool threads alive then: ${pool.stats().threads}\n`);
   process.stdout.write(`worst main-thread event-loop delay p99 under 500 KB load: ${loopP99} ms (target < 20 ms)\n`);
   process.stdout.write(`pool threads: ${config.POOL_MAX_THREADS}; ${SECONDS} s per run; ${failures === 0 ? 'no errors' : `FAILURES: ${failures}`}\n`);

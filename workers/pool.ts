@@ -20,7 +20,19 @@ export interface TaskPool {
   saturated(): boolean;
   /** Threads running now (stats() also summarises Piscina's histograms: too dear per request). */
   threadCount(): number;
+  /** Input bytes of the tasks given and not yet finished, running or waiting: what a new task would wait behind. */
+  backlogBytes(): number;
   destroy(): Promise<void>;
+}
+
+/** How much input a task brings: its work grows with it (rendering, scanning, parsing). */
+function inputBytes(task: PoolTask): number {
+  switch (task.kind) {
+    case 'render': return task.request.text.length;
+    case 'scanReferences': case 'parseDiff': return task.text.length;
+    case 'parseJson': return task.body.byteLength;
+    case 'wake': return 0;
+  }
 }
 
 export function createTaskPool(s: PoolSettings): TaskPool {
@@ -49,15 +61,19 @@ export function createTaskPool(s: PoolSettings): TaskPool {
   // on waiting work is kept here: at most one running task per thread plus POOL_MAX_QUEUE waiting.
   const capacity = s.POOL_MAX_THREADS + s.POOL_MAX_QUEUE;
   let inFlight = 0;
+  let backlog = 0;
 
   return {
     async run<T>(task: PoolTask, signal?: AbortSignal): Promise<T> {
       if (inFlight >= capacity) throw new UnavailableError('the rendering pool is busy, try again shortly', 1);
+      const bytes = inputBytes(task);
       inFlight++;
+      backlog += bytes;
       try {
         return await runWithDeadline<T>(task, signal);
       } finally {
         inFlight--;
+        backlog -= bytes;
       }
     },
     saturated() {
@@ -65,6 +81,9 @@ export function createTaskPool(s: PoolSettings): TaskPool {
     },
     threadCount() {
       return piscina.threads.length;
+    },
+    backlogBytes() {
+      return backlog;
     },
     stats() {
       return {

@@ -8,6 +8,7 @@ import type { ParsedJson, RenderedBody } from '../../workers/pool-tasks.js';
 import { resolveReferences } from '../../core/reference-resolution.js';
 import { goJsonParser, malformedJsonBody } from '../plugins/decoding.js';
 import { admitLargeBodies, holdSlotDuring } from '../body-admission.js';
+import { ServiceError } from '../../core/errors.js';
 
 const INLINE_SCAN_LIMIT = 4 * 1024;
 /**
@@ -32,12 +33,23 @@ const INLINE_RENDER_LIMIT = 4 * 1024;
  * 2 KB at 8 connections in bench/HISTORY.md, stop 49.
  */
 let renderedInlineThisTurn = false;
+/**
+ * A small document waits for a pool thread only when little work is ahead of it there (input bytes
+ * per thread, about 15 ms of rendering): behind large documents (a 500 KB one renders for 50 ms and
+ * more) it waits for a later turn of the event loop instead. 2 KB documents from 64 connections stay
+ * under it, so a stream of small documents alone is shared as before.
+ */
+const SHORT_POOL_BACKLOG_PER_THREAD = 64 * 1024;
+/** Small documents waiting for a turn to render in; beyond POOL_MAX_QUEUE they queue in the pool. */
+let waitingForTurn = 0;
 
 function renderInline(request: RenderRequest): RenderResult {
   renderedInlineThisTurn = true;
   setImmediate(() => { renderedInlineThisTurn = false; });
   return renderDocument(request);
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const MarkupOption = Type.Object({
   Text: Type.Optional(Type.String({ description: 'Text to render' })),
@@ -93,6 +105,28 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
     return holdSlotDuring(request, () => renderHeld(request, reply, input));
   }
 
+  /**
+   * Renders a small document on the event loop when that is its quickest way there, or answers null
+   * for the pool: the pool when a thread is free; here when every thread is busy (or none has started)
+   * and no document was rendered here this turn; otherwise the pool if little work is ahead there,
+   * or else here in a later turn.
+   */
+  async function renderSmallHere(renderRequest: RenderRequest, signal: AbortSignal): Promise<RenderResult | null> {
+    for (;;) {
+      const noThreadYet = pool.threadCount() === 0;
+      if (!noThreadYet && !pool.saturated()) return null;
+      if (!renderedInlineThisTurn) return renderInline(renderRequest);
+      if (pool.backlogBytes() <= SHORT_POOL_BACKLOG_PER_THREAD * config.POOL_MAX_THREADS || waitingForTurn >= config.POOL_MAX_QUEUE) return null;
+      waitingForTurn++;
+      try {
+        await nextTurn();
+      } finally {
+        waitingForTurn--;
+      }
+      if (signal.aborted) throw new ServiceError(499, 'client closed request');
+    }
+  }
+
   async function renderHeld(request: FastifyRequest, reply: FastifyReply, input: RenderInput) {
     if (input.text === '') return reply.code(200).type('text/html; charset=utf-8').send('');
     const signal = disconnectSignal(reply);
@@ -103,9 +137,8 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
       : await pool.run<ReferenceCandidates>({ kind: 'scanReferences', text: input.text, context: input.context, limit: 1000, appUrl: config.APP_URL }, signal);
     const resolved = await resolveReferences(db, request.doer ?? null, candidates);
     const renderRequest: RenderRequest = { ...input, appUrl: config.APP_URL, mentionable: resolved.mentionable, issues: resolved.issues };
-    // Also inline when the pool has no thread yet: a small document should not wait for one to start.
-    if (input.text.length <= INLINE_RENDER_LIMIT && !renderedInlineThisTurn && (pool.saturated() || pool.threadCount() === 0)) {
-      const inline = renderInline(renderRequest);
+    const inline = input.text.length <= INLINE_RENDER_LIMIT ? await renderSmallHere(renderRequest, signal) : null;
+    if (inline) {
       if (!inline.ok) return reply.code(inline.status).type('text/plain; charset=utf-8').send(inline.message);
       return reply.code(200).type('text/html; charset=utf-8').send(inline.html);
     }
