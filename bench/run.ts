@@ -183,6 +183,8 @@ function machine(): Array<[string, string]> {
 function runParts(outcomes: Outcome[], startedAt: Date): ResultsParts {
   const when = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const commit = versionOf('git', ['-C', projectRoot, 'rev-parse', '--short', 'HEAD']);
+  // Sections kept from earlier runs may come from another machine kind: each names its CPU.
+  const cpu = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;
   const summaryRows = new Map<string, string>();
   const sections = new Map<string, string>();
   for (const o of outcomes) {
@@ -190,7 +192,7 @@ function runParts(outcomes: Outcome[], startedAt: Date): ResultsParts {
     const command = `\`node ${[...(o.scenario.nodeArgs ?? []), `dist/bench/${o.scenario.script}.js`, ...o.scenario.args].join(' ')}\``;
     summaryRows.set(o.scenario.name, `| ${[o.scenario.name, result, o.seconds, `${o.rss.start} / ${o.rss.median} / ${o.rss.peak}`, when, command].join(' | ')} |`);
     const lines = [`## ${o.scenario.name}`, '', o.scenario.about, '',
-      `Command: ${command} — ${result}, ${o.seconds} s; ${when}, commit ${commit}, load average ${o.load[0]} at start, ${o.load[1]} at end.`, '',
+      `Command: ${command} — ${result}, ${o.seconds} s; ${when}, commit ${commit}, ${cpu}, load average ${o.load[0]} at start, ${o.load[1]} at end.`, '',
       o.stdout.trim()];
     if (o.status !== 0) lines.push('', 'Last lines of its error output:', '', '```', o.stderr.trim().split('\n').slice(-15).join('\n'), '```');
     sections.set(o.scenario.name, lines.join('\n'));
@@ -209,6 +211,8 @@ function report(parts: ResultsParts, facts: Array<[string, string]>, startedAt: 
       + 'analysis behind the changes they prompted are in [HISTORY.md](HISTORY.md).',
     '',
     '## Machine',
+    '',
+    'Of the latest run; a section kept from an earlier run names the CPU it ran on.',
     '',
     table(['what', 'value'], facts),
     `| load average at end | ${loadavg().map((l) => l.toFixed(2)).join(', ')} |`,
