@@ -68,6 +68,6 @@ export async function pushToBranch(services: PushServices, ctx: RepoContext, doe
     updateRef(path, update.ref, move.newSha, move.oldSha, { reason: `api push by ${doer.name}` })
       .catch((err: Error) => { throw storageFailure(err) ?? refConflict(err, `branch ${move.branch}`, true); }));
   if (journalId === null) throw new ConflictError('The branch has changed meanwhile; try again.');
-  const result = await afterPush(services, ctx.repo, [update], doer.id, journalId);
+  const result = await afterPush(services, ctx.repo, { updates: [update], pusherId: doer.id, journalId });
   for (const problem of result.problems) log?.warn({ err: problem }, 'post-push step failed');
 }

@@ -132,7 +132,7 @@ async function replayJournalledPushes(services: PushServices, result: MissedPush
         continue;
       }
       if (!due(`push ${push.id}`)) continue;
-      const moved = await afterPush(services, repo, followed, push.pusherId, push.id, announced);
+      const moved = await afterPush(services, repo, { updates: followed, pusherId: push.pusherId, journalId: push.id, announced });
       result.announced.push(...announced.map((u) => `${push.repoId}:${u.ref}`));
       result.problems.push(...moved.problems);
     } catch (err) {

@@ -85,15 +85,23 @@ async function moveHead(services: PushServices, headRepo: RepoRow, headPath: str
   await services.db('pull_requests').where({ id: pull.id }).update({ head_commit_id: sha });
 }
 
-/**
- * The post-receive work of `updates`, which git has applied. `journalId`: the push's journal row
- * (core/push-journal.ts), deleted as its webhook events are recorded. `announced`: the updates whose
- * events are recorded: also those whose branch a later write moved on from since, which need nothing
- * else (core/push-journal.ts landedUpdates).
- */
-export async function afterPush(
-  services: PushServices, repo: RepoRow, updates: RefUpdate[], pusherId: number | null = null, journalId: number | null = null, announced: RefUpdate[] = updates,
-): Promise<AfterPushResult> {
+/** A push git has applied, as its post-receive work needs it. */
+export interface LandedPush {
+  /** The updates to follow: pull requests, merge queues, a first push's default branch. */
+  updates: RefUpdate[];
+  pusherId?: number | null;
+  /** The push's journal row (core/push-journal.ts), deleted as its webhook events are recorded. */
+  journalId?: number | null;
+  /**
+   * The updates whose events are recorded (default: `updates`): also those whose branch a later
+   * write moved on from since, which need nothing else (core/push-journal.ts landedUpdates).
+   */
+  announced?: RefUpdate[];
+}
+
+/** The post-receive work of a push git has applied. */
+export async function afterPush(services: PushServices, repo: RepoRow, push: LandedPush): Promise<AfterPushResult> {
+  const { updates, pusherId = null, journalId = null, announced = updates } = push;
   const result: AfterPushResult = { headsMoved: [], basesMoved: [], problems: [] };
   // Hooks hear of the push (git's update is the change; its events are recorded as soon as it is
   // known, unless a catch-up recorded them first).

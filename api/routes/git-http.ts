@@ -176,7 +176,7 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
           // A branch another write moved on from meanwhile (a merge into it, a second push) still had this push.
           const { followed, announced } = landedUpdates(ctx.path, parsed.commands, await readRefs(ctx.path, parsed.commands.map((c) => c.ref)));
           if (announced.length > 0) {
-            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, followed, request.doer?.id ?? null, journalId, announced);
+            const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, { updates: followed, pusherId: request.doer?.id ?? null, journalId, announced });
             for (const problem of result.problems) request.log.warn({ err: problem }, 'post-receive step failed');
           } else {
             await forgetPush(db, journalId);

@@ -230,7 +230,7 @@ t.test('a journalled push whose branch later pushes moved on: its events are rec
   /** A push whose work was all done. */
   const pushed = async (oldSha: string, newSha: string) => {
     await git([...bare, 'update-ref', onward, newSha, oldSha]);
-    t.same((await afterPush(services, repo, [{ ref: onward, oldSha, newSha }], w.users.alice.id)).problems, [], 'a later push\'s own post-receive work ran');
+    t.same((await afterPush(services, repo, { updates: [{ ref: onward, oldSha, newSha }], pusherId: w.users.alice.id })).problems, [], 'a later push\'s own post-receive work ran');
   };
   const start = refOf(w, onward)!;
   // Push A died after git; push B built on it. Push C died after git; push D force-pushed past it.
