@@ -123,11 +123,20 @@ export interface LandedUpdates {
 }
 
 /**
- * What git applied of `updates`, given where their references are now (`current`; absent: no such
- * reference), read by the push's own process once git is done and by a catch-up later. A branch
- * deleted since, or a tag moved since, has no reflog to tell: such an update counts as not applied.
+ * A reflog record counts for a push if git wrote it at most this long before the push was journalled:
+ * the same host's clock, read in whole seconds and perhaps stepped back meanwhile. The same move
+ * recorded earlier (a branch forced back and forth) is not this push's, which git may have refused.
  */
-export function landedUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>): LandedUpdates {
+const REFLOG_CLOCK_SLACK_SECONDS = 60;
+
+/**
+ * What git applied of `updates`, journalled at `journalledUnix`, given where their references are
+ * now (`current`; absent: no such reference), read by the push's own process once git is done and by
+ * a catch-up later. A branch deleted since, or a tag moved since, has no reflog to tell: such an
+ * update counts as not applied.
+ */
+export function landedUpdates(repoPath: string, updates: JournalledUpdate[], current: Map<string, string>, journalledUnix: number): LandedUpdates {
+  const since = journalledUnix - REFLOG_CLOCK_SLACK_SECONDS;
   const followed: JournalledUpdate[] = [];
   const announced: JournalledUpdate[] = [];
   for (const u of updates) {
@@ -135,7 +144,7 @@ export function landedUpdates(repoPath: string, updates: JournalledUpdate[], cur
     if (isZeroSha(u.newSha) ? now === undefined : now === u.newSha) {
       followed.push(u);
       announced.push(u);
-    } else if (!isZeroSha(u.newSha) && now !== undefined && reflogRecords(repoPath, u.ref, u.oldSha, u.newSha)) {
+    } else if (!isZeroSha(u.newSha) && now !== undefined && reflogRecords(repoPath, u.ref, u.oldSha, u.newSha, since)) {
       announced.push(u);
     }
   }

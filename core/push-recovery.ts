@@ -126,7 +126,7 @@ async function replayJournalledPushes(services: PushServices, result: MissedPush
       const path = paths.get(push.repoId);
       const repo = path ? await reposStore(services.db).byId(push.repoId) : undefined;
       if (!path || !repo) continue; // deleted: its rows went with it
-      const { followed, announced } = landedUpdates(path, push.updates, await readRefs(path, push.updates.map((u) => u.ref)));
+      const { followed, announced } = landedUpdates(path, push.updates, await readRefs(path, push.updates.map((u) => u.ref)), push.createdUnix);
       if (announced.length === 0) {
         if (nowUnix() - push.createdUnix > UNAPPLIED_PUSH_KEPT_SECONDS) await forgetPush(services.db, push.id);
         continue;

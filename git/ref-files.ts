@@ -90,12 +90,20 @@ export async function readRefs(repoPath: string, refs: string[]): Promise<Map<st
 }
 
 /**
- * Whether the reflog of `ref` records its move from `oldSha` to `newSha`. Hosted repositories log
- * every branch move (core.logAllRefUpdates), tags excepted; a reference without a reflog (a tag, a
- * deleted branch, whose reflog went with it) or in a reftable answers false.
+ * Whether the reflog of `ref` records its move from `oldSha` to `newSha` at `sinceUnix` or later
+ * (a record's time is git's clock when it moved the reference). Hosted repositories log every branch
+ * move (core.logAllRefUpdates), tags excepted; a reference without a reflog (a tag, a deleted branch,
+ * whose reflog went with it) or in a reftable answers false.
  */
-export function reflogRecords(repoPath: string, ref: string, oldSha: string, newSha: string): boolean {
+export function reflogRecords(repoPath: string, ref: string, oldSha: string, newSha: string, sinceUnix = 0): boolean {
   if (!isValidRefName(ref) || isReftable(repoPath)) return false;
   const move = `${oldSha} ${newSha} `;
-  return readOrEmpty(join(repoPath, 'logs', ref)).split('\n').some((line) => line.startsWith(move));
+  return readOrEmpty(join(repoPath, 'logs', ref)).split('\n').some((line) => line.startsWith(move) && reflogRecordUnix(line) >= sinceUnix);
+}
+
+/** `<old> <new> <name> <email> <seconds> <zone>[\t<message>]`: the seconds (NaN when malformed). */
+function reflogRecordUnix(line: string): number {
+  const tab = line.indexOf('\t');
+  const fields = (tab >= 0 ? line.slice(0, tab) : line).split(' ');
+  return Number(fields[fields.length - 2]);
 }

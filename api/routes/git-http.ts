@@ -9,6 +9,7 @@ import { ForbiddenError, NotFoundError, ServiceError } from '../../core/errors.j
 import { atLeast, repoAccessMode, type RepoContext } from '../../core/permissions.js';
 import { afterPush } from '../../core/push.js';
 import { forgetPush, journalPush, landedUpdates } from '../../core/push-journal.js';
+import { nowUnix } from '../../db/time.js';
 import { repoDiskPath } from '../../core/repositories.js';
 import { tagChangeAllowedBy, tagRules } from '../../core/tag-protection.js';
 import type { ProtectedTagRow } from '../../db/protected-tags.js';
@@ -155,6 +156,7 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
     }
     // Journalled before git may move anything: a crash before its events are recorded leaves them
     // to the next catch-up (core/push-journal.ts).
+    const journalledUnix = nowUnix();
     const journalId = await journalPush(db, ctx.repo.id, request.doer?.id ?? null, parsed.commands);
     let child;
     try {
@@ -174,7 +176,7 @@ export async function gitHttpRoutes(app: FastifyInstance): Promise<void> {
       void (async () => {
         try {
           // A branch another write moved on from meanwhile (a merge into it, a second push) still had this push.
-          const { followed, announced } = landedUpdates(ctx.path, parsed.commands, await readRefs(ctx.path, parsed.commands.map((c) => c.ref)));
+          const { followed, announced } = landedUpdates(ctx.path, parsed.commands, await readRefs(ctx.path, parsed.commands.map((c) => c.ref)), journalledUnix);
           if (announced.length > 0) {
             const result = await afterPush({ db, config, pullWorkflows: app.services.pullWorkflows }, ctx.repo, { updates: followed, pusherId: request.doer?.id ?? null, journalId, announced });
             for (const problem of result.problems) request.log.warn({ err: problem }, 'post-receive step failed');

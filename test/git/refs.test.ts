@@ -139,6 +139,9 @@ t.test('reflogs: a hosted repository records each branch move, and it is read wi
   t.ok(reflogRecords(repo, 'refs/heads/main', next, other), 'a forced move');
   t.notOk(reflogRecords(repo, 'refs/heads/main', root, other), 'a move that never happened');
   t.notOk(reflogRecords(repo, 'refs/heads/absent', root, next), 'a branch that does not exist');
+  const now = Math.floor(Date.now() / 1000);
+  t.ok(reflogRecords(repo, 'refs/heads/main', root, next, now - 60), 'a move since a minute ago');
+  t.notOk(reflogRecords(repo, 'refs/heads/main', root, next, now + 3600), 'no move since an hour from now');
   // Files outside logs/refs that say the move happened: a name that reaches them is refused unread.
   writeFileSync(join(repo, 'logs', 'planted'), `${root} ${next} x\n`);
   writeFileSync(join(repo, 'planted'), `${root} ${next} x\n`);

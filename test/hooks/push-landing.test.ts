@@ -1,12 +1,14 @@
 // What git applied of a journalled push, as the push's own process and the catch-up read it
 // (core/push-journal.ts landedUpdates), in a repository made as the service makes them: updates
 // the references still name are followed and announced; a branch move later moves went past is
-// announced only (its reflog records it); what the references cannot tell counts as not applied.
+// announced only (its reflog records it, since the push was journalled); what the references cannot
+// tell counts as not applied.
 import t from 'tap';
 import { landedUpdates, type JournalledUpdate } from '../../core/push-journal.js';
 import { readRefs } from '../../git/ref-files.js';
 import { deleteRef, updateRef, zeroSha } from '../../git/refs.js';
 import { gitOk } from '../../git/runner.js';
+import { nowUnix } from '../../db/time.js';
 import { bareRepo, commit } from '../git/helpers.js';
 
 t.test('followed, announced only, or not applied', async (t) => {
@@ -27,6 +29,11 @@ t.test('followed, announced only, or not applied', async (t) => {
   await updateRef(repo, 'refs/heads/back', two, null);
   await gitOk(['update-ref', 'refs/tags/v1', one], { cwd: repo }); // a tag moved since: tags are not logged
   await gitOk(['update-ref', 'refs/tags/v1', two, one], { cwd: repo });
+  // A branch forced to `never` and back an hour before the push was journalled: that move was not the push's.
+  const anHourAgo = { GIT_COMMITTER_DATE: `@${nowUnix() - 3600} +0000` };
+  await gitOk(['update-ref', 'refs/heads/flip', root], { cwd: repo, env: anHourAgo });
+  await gitOk(['update-ref', 'refs/heads/flip', never, root], { cwd: repo, env: anHourAgo });
+  await gitOk(['update-ref', 'refs/heads/flip', root, never], { cwd: repo, env: anHourAgo });
 
   const cases: Array<[string, JournalledUpdate, 'followed' | 'announced' | 'neither']> = [
     ['a creation the branch still names', { ref: 'refs/heads/created', oldSha: z, newSha: one }, 'followed'],
@@ -37,10 +44,11 @@ t.test('followed, announced only, or not applied', async (t) => {
     ['a deletion of a branch made again since', { ref: 'refs/heads/back', oldSha: one, newSha: z }, 'neither'],
     ['a tag moved since', { ref: 'refs/tags/v1', oldSha: z, newSha: one }, 'neither'],
     ['a name that is no reference', { ref: 'refs/heads/../../config', oldSha: root, newSha: one }, 'neither'],
+    ['the same move, recorded before the push', { ref: 'refs/heads/flip', oldSha: root, newSha: never }, 'neither'],
   ];
   const updates = cases.map(([, u]) => u);
   const current = await readRefs(repo, updates.map((u) => u.ref).filter((r) => !r.includes('..')));
-  const landed = landedUpdates(repo, updates, current);
+  const landed = landedUpdates(repo, updates, current, nowUnix());
   for (const [what, update, want] of cases) {
     const got = landed.followed.includes(update) ? 'followed' : landed.announced.includes(update) ? 'announced' : 'neither';
     t.equal(got, want, what);
