@@ -2,7 +2,7 @@
 // reading an annotated tag object, and creating lightweight or annotated tags by compare-and-swap.
 import { cleanupMessage, gitTimestamp, identityEnv, type Identity } from './objects.js';
 import { parseIdentLine, type CommitSignatureLine } from './commit-parse.js';
-import { assertValidRefName, isValidSha, updateRef } from './refs.js';
+import { assertValidRefName, isValidSha } from './refs.js';
 import { gitOk, runGit } from './runner.js';
 
 export interface TagInfo {
@@ -116,13 +116,4 @@ export async function writeTagObject(repoPath: string, name: string, commit: str
   const when = gitTimestamp(opts.tagger.date instanceof Date ? opts.tagger.date : new Date()).slice(1);
   const body = `object ${commit}\ntype commit\ntag ${name}\ntagger ${env.GIT_COMMITTER_NAME} <${env.GIT_COMMITTER_EMAIL}> ${when}\n\n${cleanupMessage(message)}`;
   return (await gitOk(['mktag'], { cwd: repoPath, input: body })).trim();
-}
-
-/**
- * Creates refs/tags/<name> at `commit`: an annotated tag object first when `message` is not empty.
- * Returns false when the tag already exists (nothing is changed then).
- */
-export async function createTag(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<boolean> {
-  const target = await writeTagObject(repoPath, name, commit, opts);
-  return updateRef(repoPath, `refs/tags/${name}`, target, null, { reason: 'tag created' });
 }

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import {
   assertTreePath, blobSize, editTree, findTag, historyCount, historyPage, lastCommitsOfEntries, listRefsWithTypes, listTags, listTree,
-  parseLsTree, readBlob, readTagObject, streamArchive, streamBlob, streamCommitDiff, streamCommitPatch, treeEntryAt, createTag, commitTree,
+  parseLsTree, readBlob, readTagObject, streamArchive, streamBlob, streamCommitDiff, streamCommitPatch, treeEntryAt, commitTree,
   submoduleUrls, hashBlob, makeTree,
 } from '../../git/index.js';
 import { cleanTreePath } from '../../core/tree-path.js';
 import { commitByIdPrefix, resolveRefCommit, resolveRevision, splitRefAndPath } from '../../core/code-refs.js';
-import { alice, bareRepo, bob, commit, tempDir } from './helpers.js';
+import { alice, bareRepo, bob, commit, createTag, tempDir } from './helpers.js';
 
 async function text(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { commitTree, hashBlob, type Identity } from '../../git/objects.js';
 import { initBareRepository } from '../../git/repository.js';
 import { gitOk, runGit } from '../../git/runner.js';
+import { updateRef } from '../../git/refs.js';
+import { writeTagObject } from '../../git/tags.js';
 
 export interface Teardown {
   teardown(fn: () => unknown): void;
@@ -84,4 +86,13 @@ export async function log(repo: string, rev: string, format: string): Promise<st
 export async function show(repo: string, rev: string, path: string): Promise<string> {
   const r = await runGit(['show', `${rev}:${path}`], { cwd: repo, okExitCodes: [0] });
   return r.stdout;
+}
+
+/**
+ * Creates refs/tags/<name> at `commit` as core/tags.ts does (without its journal): an annotated tag
+ * object first when `message` is not empty. Returns false when the tag already exists.
+ */
+export async function createTag(repoPath: string, name: string, commit: string, opts: { message?: string; tagger?: Identity } = {}): Promise<boolean> {
+  const target = await writeTagObject(repoPath, name, commit, opts);
+  return updateRef(repoPath, `refs/tags/${name}`, target, null, { reason: 'tag created' });
 }
