@@ -1,5 +1,6 @@
 // Tags: listing them with what clients show (tagger or committer, message, the tagged commit),
-// reading an annotated tag object, and creating lightweight or annotated tags by compare-and-swap.
+// reading an annotated tag object, and writing one for a new tag (core/tags.ts writes the reference,
+// journalled, by compare-and-swap).
 import { cleanupMessage, gitTimestamp, identityEnv, type Identity } from './objects.js';
 import { parseIdentLine, type CommitSignatureLine } from './commit-parse.js';
 import { assertValidRefName, isValidSha } from './refs.js';

@@ -106,10 +106,10 @@ export async function markupRoutes(app: FastifyInstance): Promise<void> {
   }
 
   /**
-   * Renders a small document on the event loop when that is its quickest way there, or answers null
-   * for the pool: the pool when a thread is free; here when every thread is busy (or none has started)
-   * and no document was rendered here this turn; otherwise the pool if little work is ahead there,
-   * or else here in a later turn.
+   * Renders a small document on the event loop when that is its quickest way to an answer, or
+   * answers null for the pool: the pool when a thread is free; here when every thread is busy (or
+   * none has started) and no document was rendered here this turn; otherwise the pool if little work
+   * is ahead there, or else here in a later turn.
    */
   async function renderSmallHere(renderRequest: RenderRequest, signal: AbortSignal): Promise<RenderResult | null> {
     for (;;) {
