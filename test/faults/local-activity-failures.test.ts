@@ -74,6 +74,9 @@ t.test("an auto-merge's announcement failing for good (a full disk) is logged; t
   let status = '';
   await waitFor(async () => (status = (await run.describe()).status.name) !== 'RUNNING', 60_000, 250);
   t.equal(status, 'COMPLETED', 'the merged run completed (a local activity failing for good failed it)');
+  // Workflow code logs through a sink, called once its activation has completed, and the line then
+  // crosses the worker's stdout: it may arrive just after the run shows completed.
+  await waitFor(async () => /branch move not announced/.test(failing.output()), 10_000);
   t.match(failing.output(), /branch move not announced/, 'the unannounced move is logged');
 });
 
