@@ -2,8 +2,9 @@
 // 64 against the real server (the pool renders), next to the renderer in a bare loop in as many
 // threads as the pool has (the ceiling, in a process of its own); main-thread event-loop delay
 // (p99) under 500 KB load, RSS, and the CPU each request cost the event loop, the pool threads, V8's
-// helper threads and the load generator; then 2 KB documents while 500 KB ones keep the pool busy. The server runs in this process, with the service's heap
-// settings: run it with the flags `npm start` gives node (app/heap-limits.ts).
+// helper threads and the load generator; then 2 KB documents while 500 KB ones keep the pool busy.
+// The server runs in this process, with the service's heap settings: run it with the flags
+// `npm start` gives node (app/heap-limits.ts).
 // Run: npx tsc -p . && node --max-semi-space-size=8 --max-old-space-size=1024 dist/bench/markdown.js [seconds-per-run]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -57,16 +58,18 @@ function cpuPerRequest(cpu: ThreadCpu, requests: number): { loop: number; pool: 
   return { ...split, total: split.loop + split.pool + split.helpers + split.load };
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json' };
+/** The body every scenario posts: the benchmark document of `bytes`, mode gfm. */
+const requestBody = (bytes: number) => JSON.stringify({ Mode: 'gfm', Text: markdownDocument(bytes) });
+
 /**
  * Small documents while large ones fill the pool, the mix a service sees: how long a small one
  * waits. The small load starts a second after the large one, once the pool is busy, and ends before it.
  */
 async function mixedLoad(url: string) {
-  const headers = { 'content-type': 'application/json' };
-  const body = (bytes: number) => JSON.stringify({ Mode: 'gfm', Text: markdownDocument(bytes) });
   const [small, large] = await Promise.all([
-    new Promise((resolve) => setTimeout(resolve, 1000)).then(() => runLoad({ url, method: 'POST', body: body(2048), headers, connections: 8, seconds: SECONDS })),
-    runLoad({ url, method: 'POST', body: body(500 * 1024), headers, connections: 16, seconds: SECONDS + 2 }),
+    new Promise((resolve) => setTimeout(resolve, 1000)).then(() => runLoad({ url, method: 'POST', body: requestBody(2048), headers: JSON_HEADERS, connections: 8, seconds: SECONDS })),
+    runLoad({ url, method: 'POST', body: requestBody(500 * 1024), headers: JSON_HEADERS, connections: 16, seconds: SECONDS + 2 }),
   ]);
   return { small, large };
 }
@@ -95,8 +98,7 @@ async function main() {
   const start = mib(process.memoryUsage.rss());
   const rss = trackPeakRss();
   for (const [label, bytes] of [['2 KB', 2048], ['20 KB', 20 * 1024], ['500 KB', 500 * 1024]] as const) {
-    const text = markdownDocument(bytes);
-    const body = JSON.stringify({ Mode: 'gfm', Text: text });
+    const body = requestBody(bytes);
     const inProcess = ceilings.get(bytes)!;
     for (const connections of [1, 8, 64]) {
       // Each sample spans the sampling interval plus the delay; a 1 ms interval, subtracted below,
@@ -104,7 +106,7 @@ async function main() {
       const delay = monitorEventLoopDelay({ resolution: SAMPLING_MS });
       delay.enable();
       const cpuBefore = threadCpuOfThisProcess();
-      const f = await runLoad({ url, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections, seconds: SECONDS });
+      const f = await runLoad({ url, method: 'POST', body, headers: JSON_HEADERS, connections, seconds: SECONDS });
       delay.disable();
       const cpu = cpuPerRequest(cpuBetween(cpuBefore, threadCpuOfThisProcess()), f.total);
       if (bytes === 2048 && connections === 8) {
