@@ -3,6 +3,7 @@
 import t from 'tap';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
 import { Receiver, signatureOf } from './receiver.js';
+import { waitFor } from '../merge/world.js';
 
 let w: PullWorld;
 const receiver = new Receiver();
@@ -35,11 +36,8 @@ t.test('events are recorded, dispatched, retried and listed on SQLite', async (t
   // A batch's outcomes are written once all of it is sent (workers/webhook-deliver.ts): the
   // receiver can see the last request before the list shows the first one delivered.
   const deliveries = async () => (await w.api({ url: `/api/v1/repos/alice/widget/hooks/${hook.json().id}/deliveries`, as: 'alice' })).json();
-  let list = await deliveries();
-  for (let i = 0; i < 100 && list.some((d: { status: string }) => d.status !== 'delivered'); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    list = await deliveries();
-  }
+  let list: Awaited<ReturnType<typeof deliveries>> = [];
+  await waitFor(async () => !(list = await deliveries()).some((d: { status: string }) => d.status !== 'delivered'), 5_000, 50);
   t.equal(list.length, 3, 'three deliveries, one of them made twice');
   t.match(list[list.length - 1], { event: 'issues', status: 'delivered', attempts: 2, response: { status: 200 } });
   const again = await w.api({ method: 'POST', url: `/api/v1/repos/alice/widget/hooks/${hook.json().id}/deliveries/${list[0].id}/redeliver`, as: 'alice' });

@@ -2,6 +2,7 @@
 // wait behind a large document in the pool; with only small work ahead they still queue there.
 import t from 'tap';
 import { startTestServices, type TestServices } from '../helper.js';
+import { waitFor } from '../merge/world.js';
 
 const SMALL = '## Small\n\nSome **bold** text and a [link](https://example.com/).';
 const SMALL_HTML = '<h2 id="user-content-small">Small</h2>\n<p>Some <strong>bold</strong> text and a <a href="https://example.com/" rel="nofollow">link</a>.</p>\n';
@@ -11,8 +12,7 @@ function render(app: TestServices['app'], text: string) {
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2_000 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!condition()) throw new Error(`timed out waiting until ${what}`);
+  if (!(await waitFor(async () => condition(), 10_000, 5))) throw new Error(`timed out waiting until ${what}`);
 }
 
 t.test('small documents do not wait behind a large one rendering in the pool', async (t) => {
