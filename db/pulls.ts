@@ -44,6 +44,14 @@ export interface PullRow {
   pending_merge_base: string | null;
 }
 
+/** Fields of a pull request to change; conflicted_files as a list (stored as JSON). */
+type PullChanges = Partial<Omit<PullRow, 'id' | 'conflicted_files'>> & { conflicted_files?: string[] };
+
+function pullColumns(fields: PullChanges): Record<string, unknown> {
+  const { conflicted_files, ...rest } = fields;
+  return { ...rest, ...(conflicted_files ? { conflicted_files: JSON.stringify(conflicted_files) } : {}) };
+}
+
 export function toPullRow(raw: Record<string, unknown> | undefined): PullRow | undefined {
   if (!raw) return undefined;
   const r: Record<string, unknown> = { ...raw };
@@ -85,9 +93,15 @@ export function pullsStore(db: Knex) {
       const [id] = await trx('pull_requests').insert({ ...p, merge_base: p.merge_base ?? '', conflicted_files: '[]', status: 'checking' });
       return Number(id);
     },
-    async update(id: number, fields: Partial<Omit<PullRow, 'id' | 'conflicted_files'>> & { conflicted_files?: string[] }, trx: Knex = db): Promise<void> {
-      const { conflicted_files, ...rest } = fields;
-      await trx('pull_requests').where({ id }).update({ ...rest, ...(conflicted_files ? { conflicted_files: JSON.stringify(conflicted_files) } : {}) });
+    async update(id: number, fields: PullChanges, trx: Knex = db): Promise<void> {
+      await trx('pull_requests').where({ id }).update(pullColumns(fields));
+    },
+    /**
+     * `update`, unless the record's head is no longer `readHead`: a push moved it meanwhile (and
+     * asks for its own check). False when nothing was written.
+     */
+    async updateUnlessHeadMoved(id: number, readHead: string, fields: PullChanges): Promise<boolean> {
+      return Number(await db('pull_requests').where({ id, head_commit_id: readHead }).update(pullColumns(fields))) > 0;
     },
     /** Open, unmerged pull requests with this head branch (for pushes and duplicate checks). */
     async openByHead(headRepoId: number, headBranch: string, trx: Knex = db): Promise<PullRow[]> {

@@ -180,7 +180,9 @@ async function refresh(deps: OperationDeps, key: PullKey): Promise<MergeabilityR
     : result.mergeBase && result.headSha
       ? await diffShortStat(ctx.basePath, result.mergeBase, result.headSha, {}).catch(() => ({ files: 0, additions: 0, deletions: 0 }))
       : { files: 0, additions: 0, deletions: 0 };
-  await pullsStore(deps.db).update(ctx.pull.id, {
+  // A push that moved the head while this checked (core/push.ts moveHead) wrote the newer head and
+  // asks for a check of its own: this one's older head must not overwrite it.
+  await pullsStore(deps.db).updateUnlessHeadMoved(ctx.pull.id, ctx.pull.head_commit_id, {
     status: result.status,
     merge_base: result.mergeBase,
     conflicted_files: result.conflictedFiles,
