@@ -73,7 +73,7 @@ async function assigneesFor(db: Knex, ctx: RepoContext, names: string[]): Promis
 }
 
 /** Points refs/pull/<index>/head of the base repository at the head commit (copying objects from a fork). */
-export async function writePullHeadRef(basePath: string, headPath: string, sameRepo: boolean, index: number, headBranch: string, headSha: string): Promise<void> {
+async function writePullHeadRef(basePath: string, headPath: string, sameRepo: boolean, index: number, headBranch: string, headSha: string): Promise<void> {
   const ref = pullHeadRef(index);
   if (!sameRepo) {
     await fetchIntoRepository(basePath, headPath, branchRef(headBranch), ref);

@@ -1,11 +1,11 @@
 // Changes of a pull request's state that the pull request's workflow performs (one at a time, so
-// they cannot interleave with a merge): close/reopen and base change; plus keeping the record true
-// when branches move or disappear and when issues it depends on close or reopen.
+// they cannot interleave with a merge): close/reopen and base change; plus telling the record when
+// its head branch disappears and its workflow when issues it depends on close or reopen.
 import type { Knex } from 'knex';
 import { addComment } from '../comments.js';
 import { openDependencies } from '../dependencies.js';
 import type { PullSignaller } from '../push.js';
-import { duplicateMessage, NO_CHANGES_MESSAGE, writePullHeadRef } from './create.js';
+import { duplicateMessage, NO_CHANGES_MESSAGE } from './create.js';
 import { issuesStore } from '../../db/issues.js';
 import { pullsStore, type PullRow } from '../../db/pulls.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
@@ -83,38 +83,6 @@ export async function applyChangeBase(db: Knex, repositoriesRoot: string, key: P
     await recordHookEvent(trx, issueEvent(issue, 'main', 'edited', doerId, { changes: { ref: oldBase } }));
   });
   return { status: 200 };
-}
-
-export interface HeadRefresh {
-  /** The head commit now recorded, or null when the head repository is gone. */
-  headSha: string | null;
-  changed: boolean;
-  headBranchDeleted: boolean;
-}
-
-/**
- * Re-reads the head branch and makes the record agree with it: head_commit_id and
- * refs/pull/<index>/head follow the branch; a branch that is gone marks head_branch_deleted and
- * leaves the ref at the last head (so the diff still works). Safe to call repeatedly.
- */
-export async function refreshPullHead(db: Knex, repositoriesRoot: string, pull: PullRow): Promise<HeadRefresh> {
-  const repos = reposStore(db);
-  const [baseRepo, headRepo] = await Promise.all([repos.byId(pull.base_repo_id), pull.head_repo_id ? repos.byId(pull.head_repo_id) : undefined]);
-  if (!baseRepo || !headRepo) return { headSha: null, changed: false, headBranchDeleted: pull.head_branch_deleted };
-  const headPath = await pathOf(db, repositoriesRoot, headRepo);
-  const sha = isValidBranchName(pull.head_branch) ? await resolveRef(headPath, branchRef(pull.head_branch)) : null;
-  if (!sha) {
-    if (!pull.head_branch_deleted) await pullsStore(db).update(pull.id, { head_branch_deleted: true });
-    return { headSha: pull.head_commit_id || null, changed: false, headBranchDeleted: true };
-  }
-  const basePath = headRepo.id === baseRepo.id ? headPath : await pathOf(db, repositoriesRoot, baseRepo);
-  const refSha = await resolveRef(basePath, `refs/pull/${pull.index}/head`);
-  if (refSha !== sha) await writePullHeadRef(basePath, headPath, headRepo.id === baseRepo.id, pull.index, pull.head_branch, sha);
-  const changed = sha !== pull.head_commit_id;
-  if (changed || pull.head_branch_deleted) {
-    await pullsStore(db).update(pull.id, { head_commit_id: sha, head_branch_deleted: false, ...(changed ? { status: 'checking' as const } : {}) });
-  }
-  return { headSha: sha, changed, headBranchDeleted: false };
 }
 
 /**
