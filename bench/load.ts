@@ -12,6 +12,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** Requests per second in all, paced (autocannon `-R`); unpaced when absent. */
+  rate?: number;
 }
 
 export interface LoadFigures {
@@ -26,6 +28,7 @@ export interface LoadFigures {
 /** Runs autocannon as its own process so the load generator does not share the server's event loop. */
 export async function runLoad(o: LoadOptions): Promise<LoadFigures> {
   const args = [join(projectRoot, 'node_modules', 'autocannon', 'autocannon.js'), '-j', '-c', String(o.connections), '-d', String(o.seconds), '-m', o.method ?? 'GET'];
+  if (o.rate !== undefined) args.push('-R', String(Math.round(o.rate)));
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}=${v}`);
   // Large bodies go through a file: they do not fit on a command line.
   const bodyDir = o.body !== undefined ? mkdtempSync(join(tmpdir(), 'bench-body-')) : null;

@@ -2,7 +2,9 @@
 // 64 against the real server (the pool renders), next to the renderer in a bare loop in as many
 // threads as the pool has (the ceiling, in a process of its own); main-thread event-loop delay
 // (p99) under 500 KB load, RSS, and the CPU each request cost the event loop, the pool threads, V8's
-// helper threads and the load generator; then 2 KB documents while 500 KB ones keep the pool busy.
+// helper threads and the load generator; where a small document's time goes (its render through the
+// pool without HTTP, and HTTP without a render at the target's rate); then 2 KB documents while
+// 500 KB ones keep the pool busy.
 // The server runs in this process, with the service's heap settings: run it with the flags
 // `npm start` gives node (app/heap-limits.ts).
 // Run: npx tsc -p . && node --max-semi-space-size=8 --max-old-space-size=1024 dist/bench/markdown.js [seconds-per-run]
@@ -17,13 +19,13 @@ import { loadConfig } from '../app/config.js';
 import { limitThreadHeaps } from '../app/heap-limits.js';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createTaskPool } from '../workers/pool.js';
+import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
-import { markdownDocument } from './markdown-document.js';
+import { benchRenderRequest, markdownDocument } from './markdown-document.js';
 import { cpuBetween, threadCpuOfThisProcess, type ThreadCpu } from './proc-cpu.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -74,6 +76,35 @@ async function mixedLoad(url: string) {
   return { small, large };
 }
 
+/** Issue #22, item 4: 2 KB documents at 8 connections at this share of the bare-loop ceiling. */
+const SMALL_DOCUMENT_TARGET = 0.625;
+
+/**
+ * The parts of a small document's request measured apart, in this process with the server idle:
+ * its render through the service's pool from the event loop (8 in flight, as 8 connections would
+ * keep, no HTTP), and HTTP without a render (an empty `Text`, answered before any work) paced at the
+ * target's rate, CPU per request by where it ran.
+ */
+async function smallDocumentParts(url: string, pool: TaskPool, targetRate: number) {
+  const request = benchRenderRequest(markdownDocument(2048));
+  const cpuBefore = threadCpuOfThisProcess();
+  const started = Date.now();
+  const end = started + SECONDS * 1000;
+  let renders = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (Date.now() < end) {
+      await pool.run({ kind: 'render', request });
+      renders++;
+    }
+  }));
+  const poolCpu = cpuPerRequest(cpuBetween(cpuBefore, threadCpuOfThisProcess()), renders);
+  const poolRate = renders / ((Date.now() - started) / 1000);
+  const httpBefore = threadCpuOfThisProcess();
+  const http = await runLoad({ url, method: 'POST', body: JSON.stringify({ Mode: 'gfm', Text: '' }), headers: JSON_HEADERS, connections: 8, seconds: SECONDS, rate: targetRate });
+  const httpCpu = cpuPerRequest(cpuBetween(httpBefore, threadCpuOfThisProcess()), http.total);
+  return { poolRate, poolCpu, http, httpCpu };
+}
+
 const round2 = (n: number) => n.toFixed(2);
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -121,6 +152,8 @@ async function main() {
         `${round2(cpu.loop)} / ${round2(cpu.pool)} / ${round2(cpu.helpers)} / ${round2(cpu.load)}`, mib(process.memoryUsage.rss())]);
     }
   }
+  const ceiling2k = ceilings.get(2048)!;
+  const parts = await smallDocumentParts(url, pool, SMALL_DOCUMENT_TARGET * ceiling2k);
   const mixed = await mixedLoad(url);
   const peak = rss.stop();
   const stopped = mib(process.memoryUsage.rss());
@@ -128,6 +161,14 @@ async function main() {
   const rested = mib(process.memoryUsage.rss());
   process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)', 'CPU ms per request: event loop / pool threads / V8 helpers / load generator (its start included)', 'RSS after MiB'], rows)}\n`);
   process.stdout.write(`\n${smallAt8}`);
+  const budget = (availableParallelism() * 1000) / (SMALL_DOCUMENT_TARGET * ceiling2k);
+  const renderMs = (config.POOL_MAX_THREADS * 1000) / ceiling2k;
+  process.stdout.write(`\nwhere a 2 KB document's time goes: through the pool alone (8 in flight from the event loop, no HTTP) ${parts.poolRate.toFixed(0)} renders/s, ratio ${round2(parts.poolRate / ceiling2k)}, `
+    + `${round2(parts.poolCpu.loop)} ms of event-loop CPU and ${round2(parts.poolCpu.pool)} of pool-thread CPU a render; `
+    + `HTTP alone (an empty Text at 8 connections, paced at the target's ${Math.round(SMALL_DOCUMENT_TARGET * ceiling2k)} req/s: ${parts.http.requestsPerSecond.toFixed(0)} req/s) ${round2(parts.httpCpu.total)} ms of CPU a request `
+    + `(event loop / V8 helpers / load generator, its start included: ${round2(parts.httpCpu.loop)} / ${round2(parts.httpCpu.helpers)} / ${round2(parts.httpCpu.load)}); `
+    + `the target's rate leaves ${availableParallelism()} cores ${round2(budget)} ms a request, the render (bare loop) and HTTP alone take ${round2(renderMs + parts.httpCpu.total)}\n`);
+  failures += parts.http.errors + parts.http.non2xx;
   process.stdout.write(`\nmixed: 2 KB documents at 8 connections while 500 KB ones at 16 connections keep the pool busy: 2 KB ${mixed.small.requestsPerSecond.toFixed(1)} req/s, p50 ${mixed.small.p50} ms, p99 ${mixed.small.p99} ms; 500 KB ${mixed.large.requestsPerSecond.toFixed(1)} req/s\n`);
   failures += mixed.small.errors + mixed.small.non2xx + mixed.large.errors + mixed.large.non2xx;
   process.stdout.write(`\nserver RSS: ${start} MiB at the start, peak ${peak} MiB, ${stopped} MiB when the load stopped, ${rested} MiB a minute later (${((rested / start - 1) * 100).toFixed(0)} % over the start); pool threads alive then: ${pool.stats().threads}\n`);
