@@ -23,9 +23,12 @@ import { createTaskPool, type TaskPool } from '../workers/pool.js';
 import { buildApp } from '../api/app.js';
 import { allRoutes } from '../api/routes/index.js';
 import { once } from 'node:events';
+import type { Knex } from 'knex';
 import { Worker } from 'node:worker_threads';
 import { runLoad, table, trackPeakRss, waitForIdleDatabase } from './load.js';
 import { benchRenderRequest, markdownDocument } from './markdown-document.js';
+import { extractReferenceCandidates } from '../workers/markup/references.js';
+import { resolveReferences } from '../core/reference-resolution.js';
 import { cpuBetween, threadCpuOfThisProcess, type ThreadCpu } from './proc-cpu.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -85,7 +88,7 @@ const SMALL_DOCUMENT_TARGET = 0.625;
  * keep, no HTTP), and HTTP without a render (an empty `Text`, answered before any work) paced at the
  * target's rate, CPU per request by where it ran.
  */
-async function smallDocumentParts(url: string, pool: TaskPool, targetRate: number) {
+async function smallDocumentParts(url: string, pool: TaskPool, db: Knex, targetRate: number) {
   const request = benchRenderRequest(markdownDocument(2048));
   const cpuBefore = threadCpuOfThisProcess();
   const started = Date.now();
@@ -102,7 +105,30 @@ async function smallDocumentParts(url: string, pool: TaskPool, targetRate: numbe
   const httpBefore = threadCpuOfThisProcess();
   const http = await runLoad({ url, method: 'POST', body: JSON.stringify({ Mode: 'gfm', Text: '' }), headers: JSON_HEADERS, connections: 8, seconds: SECONDS, rate: targetRate });
   const httpCpu = cpuPerRequest(cpuBetween(httpBefore, threadCpuOfThisProcess()), http.total);
-  return { poolRate, poolCpu, http, httpCpu };
+  // The route's reference work for the document (its `@nobody` is looked up), on the event loop.
+  const refsBefore = threadCpuOfThisProcess();
+  const REFERENCE_ROUNDS = 2000;
+  for (let i = 0; i < REFERENCE_ROUNDS; i++) await resolveReferences(db, null, extractReferenceCandidates(request.text, '', 1000, request.appUrl));
+  const referencesMs = cpuPerRequest(cpuBetween(refsBefore, threadCpuOfThisProcess()), REFERENCE_ROUNDS).loop;
+  return { poolRate, poolCpu, http, httpCpu, referencesMs };
+}
+
+/**
+ * The least CPU a request needs at `rate` from the parts measured apart, each at its best: HTTP, the
+ * reference work, and the render either on the event loop (at the bare loop's cost) or through the
+ * pool, for the share of documents rendered on the event loop that keeps it within one core.
+ * Interference between the parts only adds. Null when no share keeps the event loop within a core.
+ */
+function leastCpuPerRequest(parts: Awaited<ReturnType<typeof smallDocumentParts>>, renderMs: number, rate: number): { ms: number; inlineShare: number } | null {
+  const loopBudget = 1000 / rate;
+  let best: { ms: number; inlineShare: number } | null = null;
+  for (let percent = 0; percent <= 100; percent++) {
+    const f = percent / 100;
+    const loop = parts.httpCpu.loop + parts.referencesMs + f * renderMs + (1 - f) * parts.poolCpu.loop;
+    const ms = parts.httpCpu.total + parts.referencesMs + f * renderMs + (1 - f) * (parts.poolCpu.loop + parts.poolCpu.pool + parts.poolCpu.helpers);
+    if (loop <= loopBudget && (!best || ms < best.ms)) best = { ms, inlineShare: f };
+  }
+  return best;
 }
 
 const round2 = (n: number) => n.toFixed(2);
@@ -153,7 +179,7 @@ async function main() {
     }
   }
   const ceiling2k = ceilings.get(2048)!;
-  const parts = await smallDocumentParts(url, pool, SMALL_DOCUMENT_TARGET * ceiling2k);
+  const parts = await smallDocumentParts(url, pool, db, SMALL_DOCUMENT_TARGET * ceiling2k);
   const mixed = await mixedLoad(url);
   const peak = rss.stop();
   const stopped = mib(process.memoryUsage.rss());
@@ -163,11 +189,14 @@ async function main() {
   process.stdout.write(`\n${smallAt8}`);
   const budget = (availableParallelism() * 1000) / (SMALL_DOCUMENT_TARGET * ceiling2k);
   const renderMs = (config.POOL_MAX_THREADS * 1000) / ceiling2k;
+  const least = leastCpuPerRequest(parts, renderMs, SMALL_DOCUMENT_TARGET * ceiling2k);
   process.stdout.write(`\nwhere a 2 KB document's time goes: through the pool alone (8 in flight from the event loop, no HTTP) ${parts.poolRate.toFixed(0)} renders/s, ratio ${round2(parts.poolRate / ceiling2k)}, `
     + `${round2(parts.poolCpu.loop)} ms of event-loop CPU and ${round2(parts.poolCpu.pool)} of pool-thread CPU a render; `
     + `HTTP alone (an empty Text at 8 connections, paced at the target's ${Math.round(SMALL_DOCUMENT_TARGET * ceiling2k)} req/s: ${parts.http.requestsPerSecond.toFixed(0)} req/s) ${round2(parts.httpCpu.total)} ms of CPU a request `
     + `(event loop / V8 helpers / load generator, its start included: ${round2(parts.httpCpu.loop)} / ${round2(parts.httpCpu.helpers)} / ${round2(parts.httpCpu.load)}); `
-    + `the target's rate leaves ${availableParallelism()} cores ${round2(budget)} ms a request, the render (bare loop) and HTTP alone take ${round2(renderMs + parts.httpCpu.total)}\n`);
+    + `the route's reference scan and look-up ${round2(parts.referencesMs)} ms; the target's rate leaves ${availableParallelism()} cores ${round2(budget)} ms a request, `
+    + (least ? `and these parts need at least ${round2(least.ms)} (${Math.round(least.inlineShare * 100)} % of documents rendered on the event loop, the share that needs least while keeping it within one core)\n`
+      : `and no share of documents rendered on the event loop keeps it within one core with these parts\n`));
   failures += parts.http.errors + parts.http.non2xx;
   process.stdout.write(`\nmixed: 2 KB documents at 8 connections while 500 KB ones at 16 connections keep the pool busy: 2 KB ${mixed.small.requestsPerSecond.toFixed(1)} req/s, p50 ${mixed.small.p50} ms, p99 ${mixed.small.p99} ms; 500 KB ${mixed.large.requestsPerSecond.toFixed(1)} req/s\n`);
   failures += mixed.small.errors + mixed.small.non2xx + mixed.large.errors + mixed.large.non2xx;
