@@ -195,8 +195,9 @@ async function main() {
     + `HTTP alone (an empty Text at 8 connections, paced at the target's ${Math.round(SMALL_DOCUMENT_TARGET * ceiling2k)} req/s: ${parts.http.requestsPerSecond.toFixed(0)} req/s) ${round2(parts.httpCpu.total)} ms of CPU a request `
     + `(event loop / V8 helpers / load generator, its start included: ${round2(parts.httpCpu.loop)} / ${round2(parts.httpCpu.helpers)} / ${round2(parts.httpCpu.load)}); `
     + `the route's reference scan and look-up ${round2(parts.referencesMs)} ms; the target's rate leaves ${availableParallelism()} cores ${round2(budget)} ms a request, `
-    + (least ? `and these parts need at least ${round2(least.ms)} (${Math.round(least.inlineShare * 100)} % of documents rendered on the event loop, the share that needs least while keeping it within one core)\n`
-      : `and no share of documents rendered on the event loop keeps it within one core with these parts\n`));
+    + (least ? `and these parts need at least ${round2(least.ms)} (${Math.round(least.inlineShare * 100)} % of documents rendered on the event loop, the share that needs least while keeping it within one core)`
+      : 'and no share of documents rendered on the event loop keeps it within one core with these parts')
+    + `; ${round2(renderMs + parts.httpCpu.total + parts.referencesMs)} with every render at the bare loop's cost and no hand-over (as any number of event loops rendering their own would at best)\n`);
   failures += parts.http.errors + parts.http.non2xx;
   process.stdout.write(`\nmixed: 2 KB documents at 8 connections while 500 KB ones at 16 connections keep the pool busy: 2 KB ${mixed.small.requestsPerSecond.toFixed(1)} req/s, p50 ${mixed.small.p50} ms, p99 ${mixed.small.p99} ms; 500 KB ${mixed.large.requestsPerSecond.toFixed(1)} req/s\n`);
   failures += mixed.small.errors + mixed.small.non2xx + mixed.large.errors + mixed.large.non2xx;
