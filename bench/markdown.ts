@@ -113,13 +113,15 @@ async function smallDocumentParts(url: string, pool: TaskPool, db: Knex, targetR
   return { poolRate, poolCpu, http, httpCpu, referencesMs };
 }
 
+type SmallDocumentParts = Awaited<ReturnType<typeof smallDocumentParts>>;
+
 /**
  * The least CPU a request needs at `rate` from the parts measured apart, each at its best: HTTP, the
  * reference work, and the render either on the event loop (at the bare loop's cost) or through the
  * pool, for the share of documents rendered on the event loop that keeps it within one core.
  * Interference between the parts only adds. Null when no share keeps the event loop within a core.
  */
-function leastCpuPerRequest(parts: Awaited<ReturnType<typeof smallDocumentParts>>, renderMs: number, rate: number): { ms: number; inlineShare: number } | null {
+function leastCpuPerRequest(parts: SmallDocumentParts, renderMs: number, rate: number): { ms: number; inlineShare: number } | null {
   const loopBudget = 1000 / rate;
   let best: { ms: number; inlineShare: number } | null = null;
   for (let percent = 0; percent <= 100; percent++) {
@@ -129,6 +131,22 @@ function leastCpuPerRequest(parts: Awaited<ReturnType<typeof smallDocumentParts>
     if (loop <= loopBudget && (!best || ms < best.ms)) best = { ms, inlineShare: f };
   }
   return best;
+}
+
+/** The parts in one line, with the least CPU they need at the target's rate against what the cores allow. */
+function smallDocumentPartsLine(parts: SmallDocumentParts, ceiling2k: number, threads: number): string {
+  const rate = SMALL_DOCUMENT_TARGET * ceiling2k;
+  const cores = availableParallelism();
+  const renderMs = (threads * 1000) / ceiling2k;
+  const least = leastCpuPerRequest(parts, renderMs, rate);
+  return `where a 2 KB document's time goes: through the pool alone (8 in flight from the event loop, no HTTP) ${parts.poolRate.toFixed(0)} renders/s, ratio ${round2(parts.poolRate / ceiling2k)}, `
+    + `${round2(parts.poolCpu.loop)} ms of event-loop CPU and ${round2(parts.poolCpu.pool)} of pool-thread CPU a render; `
+    + `HTTP alone (an empty Text at 8 connections, paced at the target's ${Math.round(rate)} req/s: ${parts.http.requestsPerSecond.toFixed(0)} req/s) ${round2(parts.httpCpu.total)} ms of CPU a request `
+    + `(event loop / V8 helpers / load generator, its start included: ${round2(parts.httpCpu.loop)} / ${round2(parts.httpCpu.helpers)} / ${round2(parts.httpCpu.load)}); `
+    + `the route's reference scan and look-up ${round2(parts.referencesMs)} ms; the target's rate leaves ${cores} cores ${round2((cores * 1000) / rate)} ms a request, `
+    + (least ? `and these parts need at least ${round2(least.ms)} (${Math.round(least.inlineShare * 100)} % of documents rendered on the event loop, the share that needs least while keeping it within one core)`
+      : 'and no share of documents rendered on the event loop keeps it within one core with these parts')
+    + `; ${round2(renderMs + parts.httpCpu.total + parts.referencesMs)} with every render at the bare loop's cost and no hand-over (as any number of event loops rendering their own would at best)\n`;
 }
 
 const round2 = (n: number) => n.toFixed(2);
@@ -187,17 +205,7 @@ async function main() {
   const rested = mib(process.memoryUsage.rss());
   process.stdout.write(`${table(['document', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors', `ceiling req/s (${config.POOL_MAX_THREADS} threads, bare loop)`, 'ratio', 'event-loop delay p99 ms (beyond the 1 ms sampling)', 'CPU ms per request: event loop / pool threads / V8 helpers / load generator (its start included)', 'RSS after MiB'], rows)}\n`);
   process.stdout.write(`\n${smallAt8}`);
-  const budget = (availableParallelism() * 1000) / (SMALL_DOCUMENT_TARGET * ceiling2k);
-  const renderMs = (config.POOL_MAX_THREADS * 1000) / ceiling2k;
-  const least = leastCpuPerRequest(parts, renderMs, SMALL_DOCUMENT_TARGET * ceiling2k);
-  process.stdout.write(`\nwhere a 2 KB document's time goes: through the pool alone (8 in flight from the event loop, no HTTP) ${parts.poolRate.toFixed(0)} renders/s, ratio ${round2(parts.poolRate / ceiling2k)}, `
-    + `${round2(parts.poolCpu.loop)} ms of event-loop CPU and ${round2(parts.poolCpu.pool)} of pool-thread CPU a render; `
-    + `HTTP alone (an empty Text at 8 connections, paced at the target's ${Math.round(SMALL_DOCUMENT_TARGET * ceiling2k)} req/s: ${parts.http.requestsPerSecond.toFixed(0)} req/s) ${round2(parts.httpCpu.total)} ms of CPU a request `
-    + `(event loop / V8 helpers / load generator, its start included: ${round2(parts.httpCpu.loop)} / ${round2(parts.httpCpu.helpers)} / ${round2(parts.httpCpu.load)}); `
-    + `the route's reference scan and look-up ${round2(parts.referencesMs)} ms; the target's rate leaves ${availableParallelism()} cores ${round2(budget)} ms a request, `
-    + (least ? `and these parts need at least ${round2(least.ms)} (${Math.round(least.inlineShare * 100)} % of documents rendered on the event loop, the share that needs least while keeping it within one core)`
-      : 'and no share of documents rendered on the event loop keeps it within one core with these parts')
-    + `; ${round2(renderMs + parts.httpCpu.total + parts.referencesMs)} with every render at the bare loop's cost and no hand-over (as any number of event loops rendering their own would at best)\n`);
+  process.stdout.write(`\n${smallDocumentPartsLine(parts, ceiling2k, config.POOL_MAX_THREADS)}`);
   failures += parts.http.errors + parts.http.non2xx;
   process.stdout.write(`\nmixed: 2 KB documents at 8 connections while 500 KB ones at 16 connections keep the pool busy: 2 KB ${mixed.small.requestsPerSecond.toFixed(1)} req/s, p50 ${mixed.small.p50} ms, p99 ${mixed.small.p99} ms; 500 KB ${mixed.large.requestsPerSecond.toFixed(1)} req/s\n`);
   failures += mixed.small.errors + mixed.small.non2xx + mixed.large.errors + mixed.large.non2xx;
