@@ -7,7 +7,7 @@ import { openDependencies } from '../dependencies.js';
 import type { PullSignaller } from '../push.js';
 import { duplicateMessage, NO_CHANGES_MESSAGE } from './create.js';
 import { issuesStore } from '../../db/issues.js';
-import { pullsStore, type PullRow } from '../../db/pulls.js';
+import { pullsStore } from '../../db/pulls.js';
 import { reposStore, type RepoRow } from '../../db/repos.js';
 import { nowUnix } from '../../db/time.js';
 import { usersStore } from '../../db/users.js';
