@@ -19,9 +19,11 @@ t.test(`${N} auto-merges turning green together land exactly once`, async (t) =>
   await assertLandedOnce(t, w, 'burst', N, before);
   // A run that ended in the workflow task of its merge had that task refused whenever a base-moved
   // signal arrived during the merge (nearly always, in a burst), and the merge ran again on replay.
-  // Runs end a task later now; a signal can still race that short task, rarely.
+  // Runs end a task later now; a signal can still race that short task. How often grows with how
+  // long the task takes: 0 of 50 runs in most CI runs, 7 on a loaded 2-core machine whose workflow
+  // tasks took 8 s (stop 51). A quarter still fails the old ending (36 of 50, 5f4f6fd) by far.
   const { refused, restarted } = await endsOfRuns(w, indexes);
-  t.ok(refused <= N / 10, `workflow tasks refused for unhandled signals: ${refused} of ${N} runs`);
+  t.ok(refused <= N / 4, `workflow tasks refused for unhandled signals: ${refused} of ${N} runs`);
   // Nor does a base-moved signal that reaches a merged run restart its wait before it ends.
   t.equal(restarted, 0, 'no timer cancelled after a merge');
 });
