@@ -2,7 +2,7 @@
 // the worker on SIGUSR2 (and SIGQUIT) while the process went on, so an operator taking a heap
 // snapshot with Node's `--heapsnapshot-signal=SIGUSR2` left pull requests that never merged.
 import t from 'tap';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pullWorld, type PullWorld } from '../pulls/fixtures.js';
@@ -31,12 +31,30 @@ async function until(what: string, done: () => boolean, ms = 120_000): Promise<v
   }
 }
 
+/** Whether a heap snapshot is in the directory, whole: V8 ends its JSON with the strings array and the object's brace. */
+function snapshotWritten(): boolean {
+  const file = readdirSync(snapshots).find((f) => f.endsWith('.heapsnapshot'));
+  if (!file) return false;
+  const path = join(snapshots, file);
+  const size = statSync(path).size;
+  if (size < 2) return false;
+  const fd = openSync(path, 'r');
+  try {
+    const tail = Buffer.alloc(2);
+    readSync(fd, tail, 0, 2, size - 2);
+    return tail.toString() === ']}';
+  } finally {
+    closeSync(fd);
+  }
+}
+
 t.test('SIGUSR2 takes a heap snapshot and the worker goes on merging', async (t) => {
   await until('the worker is up', () => worker.output().includes('pullhost is up'));
   const index = await openPull(w, 'after-snapshot', { 'after-snapshot.txt': 'x\n' });
   worker.child.kill('SIGUSR2');
-  await until('a heap snapshot is written', () => readdirSync(snapshots).some((f) => f.endsWith('.heapsnapshot')));
-  // The snapshot is written synchronously by the worker's main thread: a merge now is served after it.
+  // The file appears when the snapshot begins; the worker's main thread is busy writing it until its
+  // JSON's last bytes are there (several seconds on a slow machine, longer than a merge request waits).
+  await until('a heap snapshot is written', snapshotWritten);
   const res = await merge(w, index, { do: 'merge' });
   t.equal(res.statusCode, 200, `the merge after the signal is done: ${res.body}`);
   const row = await w.db('pull_requests').where({ base_repo_id: 1, index }).first();
