@@ -103,7 +103,7 @@ async function smallDocumentParts(url: string, pool: TaskPool, db: Knex, targetR
   const poolCpu = cpuPerRequest(cpuBetween(cpuBefore, threadCpuOfThisProcess()), renders);
   const poolRate = renders / ((Date.now() - started) / 1000);
   const httpBefore = threadCpuOfThisProcess();
-  const http = await runLoad({ url, method: 'POST', body: JSON.stringify({ Mode: 'gfm', Text: '' }), headers: JSON_HEADERS, connections: 8, seconds: SECONDS, rate: targetRate });
+  const http = await runLoad({ url, method: 'POST', body: requestBody(0), headers: JSON_HEADERS, connections: 8, seconds: SECONDS, rate: targetRate });
   const httpCpu = cpuPerRequest(cpuBetween(httpBefore, threadCpuOfThisProcess()), http.total);
   // The route's reference work for the document (its `@nobody` is looked up), on the event loop.
   const refsBefore = threadCpuOfThisProcess();
